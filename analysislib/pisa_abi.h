@@ -1,0 +1,232 @@
+/* pisa_abi.h: the contract between the pisa pass and the analysis runtime.
+ * The pass emits these static tables into every instrumented module and the
+ * record words below into a per-thread buffer; the runtime decodes both.
+ * C header, also included by the C++ pass, which static_asserts the layout. */
+#ifndef PISA_ABI_H
+#define PISA_ABI_H
+
+#include <stdint.h>
+
+#define PISA_ABI_VERSION 1u
+
+/* ---- Record words -------------------------------------------------------
+ * The instrumented code appends 64-bit words to a thread-local buffer:
+ *   BLOCK   tag | global block id            at every basic-block entry
+ *   address                                  at every fixed-size access site
+ *   dst, src, length / dst, length           memcpy-like / memset-like sites
+ *   lane addresses (0 = inactive lane)       gather / scatter sites
+ *   RESUME  tag | site index << 40 | block   after every call site returns
+ * Access words are read by position (the decoder knows the block's sites),
+ * so only BLOCK and RESUME words carry tags; user-space addresses never have
+ * bit 63 set. */
+#define PISA_REC_BLOCK (UINT64_C(1) << 63)
+#define PISA_REC_RESUME ((UINT64_C(1) << 63) | (UINT64_C(1) << 62))
+#define PISA_REC_TAG_MASK (UINT64_C(3) << 62)
+#define PISA_REC_SITE_SHIFT 40
+#define PISA_REC_SITE_MASK ((UINT64_C(1) << 22) - 1)
+#define PISA_REC_ID_MASK ((UINT64_C(1) << PISA_REC_SITE_SHIFT) - 1)
+
+/* The thread-local buffer (initial-exec TLS), defined by the runtime.  The
+ * pass loads the cursor once per segment (a block entry, or the code after a
+ * call), checks room for the segment's words, writes them and stores the
+ * cursor back; __pisa_buffer_refill is the slow path. */
+struct pisa_tls_buffer {
+  uint64_t *cursor; /* next free word */
+  uint64_t *limit;  /* one past the last usable word */
+};
+#define PISA_TLS_BUFFER "__pisa_buf"
+#define PISA_FN_REFILL "__pisa_buffer_refill"
+#define PISA_FN_REGISTER "__pisa_register_module"
+#define PISA_MARKER_SECTION "pisa_modules"
+
+/* ---- Access sites ------------------------------------------------------ */
+enum pisa_site_kind {
+  PISA_SITE_LOAD = 1,    /* 1 word: address; size is static */
+  PISA_SITE_STORE = 2,   /* 1 word */
+  PISA_SITE_RMW = 3,     /* atomicrmw / cmpxchg: a load and a store, 1 word */
+  PISA_SITE_MEMCPY = 4,  /* 3 words: dst, src, length (memcpy, memmove) */
+  PISA_SITE_MEMSET = 5,  /* 2 words: dst, length */
+  PISA_SITE_GATHER = 6,  /* `lanes` words: lane addresses, 0 when masked off */
+  PISA_SITE_SCATTER = 7, /* `lanes` words */
+  PISA_SITE_CALL = 8,    /* no word at the site; a RESUME word after return */
+};
+
+enum pisa_site_flag {
+  /* A call after which no RESUME word is written (invoke, musttail, callbr):
+   * the next BLOCK word re-establishes the context. */
+  PISA_SITE_NO_RESUME = 1u << 0,
+};
+
+/* Access-pattern class of a static access (METRICS.md, MemGaze). */
+enum pisa_access_class {
+  PISA_CLASS_IRREGULAR = 0,
+  PISA_CLASS_STRIDED = 1,
+  PISA_CLASS_CONSTANT = 2,
+};
+
+struct pisa_site {
+  uint8_t kind;         /* enum pisa_site_kind */
+  uint8_t access_class; /* enum pisa_access_class */
+  uint16_t lanes;       /* gather/scatter lanes, else 1 */
+  uint32_t size;        /* bytes per access (per lane); 0 for memcpy/memset */
+  uint32_t instr;       /* module-local index of the instruction */
+  uint32_t flags;       /* enum pisa_site_flag */
+  const char *callee;   /* CALL: callee name when direct, else NULL */
+};
+
+/* ---- Instructions ------------------------------------------------------
+ * Every counted instruction (METRICS.md: not phi, not debug or no-code
+ * intrinsics), in block order. opcode is LLVM 19's Instruction opcode. */
+enum pisa_instr_flag {
+  PISA_INSTR_VECTOR = 1u << 0,       /* result (or stored value) is a vector */
+  PISA_INSTR_INDEX_UPDATE = 1u << 1, /* loop induction update (issue 4) */
+};
+
+struct pisa_instr {
+  uint8_t opcode;
+  uint8_t flags;  /* enum pisa_instr_flag */
+  uint16_t lanes; /* vector lanes, else 0 */
+  uint16_t bits;  /* total vector width in bits, else 0 */
+  uint16_t reserved;
+};
+
+struct pisa_block {
+  uint32_t function;    /* module-local function index */
+  uint32_t first_instr; /* module-local index of its first counted instr */
+  uint32_t n_instrs;    /* counted instructions */
+  uint32_t first_site;  /* module-local index of its first site */
+  uint32_t n_sites;
+  uint32_t n_phis;
+  uint32_t bytes_loaded; /* static bytes of fixed-size loads (and RMW) */
+  uint32_t bytes_stored; /* static bytes of fixed-size stores (and RMW) */
+};
+
+struct pisa_function {
+  const char *name;    /* linkage name */
+  const char *display; /* demangled name (equal to name for C) */
+  const char *file;    /* source file from debug info, or NULL */
+  uint32_t line;       /* 0 without debug info */
+  uint32_t first_block;
+  uint32_t n_blocks;
+  uint32_t reserved;
+};
+
+struct pisa_module {
+  uint32_t abi_version;
+  uint32_t n_functions;
+  uint32_t n_blocks;
+  uint32_t n_instrs;
+  uint32_t n_sites;
+  uint32_t reserved;
+  const char *name; /* the module's source file name */
+  const struct pisa_function *functions;
+  const struct pisa_block *blocks;
+  const struct pisa_instr *instrs;
+  const struct pisa_site *sites;
+  /* Written by the runtime at registration: PISA_REC_BLOCK | global id of
+   * this module's block 0.  A block's BLOCK word is *block_base + local id. */
+  uint64_t *block_base;
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+void __pisa_register_module(struct pisa_module *module);
+uint64_t *__pisa_buffer_refill(uint64_t words);
+#ifdef __cplusplus
+}
+#endif
+
+/* ---- Opcodes and categories (LLVM 19 numbering) ----------------------- */
+enum pisa_category {
+  PISA_CAT_MEMORY,
+  PISA_CAT_INT,
+  PISA_CAT_FP,
+  PISA_CAT_BITWISE,
+  PISA_CAT_CONVERSION,
+  PISA_CAT_ADDRESS,
+  PISA_CAT_CONTROL,
+  PISA_CAT_VECTOR,
+  PISA_CAT_OTHER,
+  PISA_CAT_COUNT
+};
+
+#define PISA_CATEGORY_NAMES                                                    \
+  {"memory",  "int",     "fp",     "bitwise", "conversion",                    \
+   "address", "control", "vector", "other"}
+
+/* X(number, name, category) for every LLVM 19 opcode; 58 and 59 are
+ * pass-internal placeholders that never reach a module, so LLVM itself has
+ * no name for them. */
+#define PISA_OPCODES(X)                                                        \
+  X(1, "ret", CONTROL)                                                         \
+  X(2, "br", CONTROL)                                                          \
+  X(3, "switch", CONTROL)                                                      \
+  X(4, "indirectbr", CONTROL)                                                  \
+  X(5, "invoke", CONTROL)                                                      \
+  X(6, "resume", CONTROL)                                                      \
+  X(7, "unreachable", CONTROL)                                                 \
+  X(8, "cleanupret", CONTROL)                                                  \
+  X(9, "catchret", CONTROL)                                                    \
+  X(10, "catchswitch", CONTROL)                                                \
+  X(11, "callbr", CONTROL)                                                     \
+  X(12, "fneg", FP)                                                            \
+  X(13, "add", INT)                                                            \
+  X(14, "fadd", FP)                                                            \
+  X(15, "sub", INT)                                                            \
+  X(16, "fsub", FP)                                                            \
+  X(17, "mul", INT)                                                            \
+  X(18, "fmul", FP)                                                            \
+  X(19, "udiv", INT)                                                           \
+  X(20, "sdiv", INT)                                                           \
+  X(21, "fdiv", FP)                                                            \
+  X(22, "urem", INT)                                                           \
+  X(23, "srem", INT)                                                           \
+  X(24, "frem", FP)                                                            \
+  X(25, "shl", BITWISE)                                                        \
+  X(26, "lshr", BITWISE)                                                       \
+  X(27, "ashr", BITWISE)                                                       \
+  X(28, "and", BITWISE)                                                        \
+  X(29, "or", BITWISE)                                                         \
+  X(30, "xor", BITWISE)                                                        \
+  X(31, "alloca", ADDRESS)                                                     \
+  X(32, "load", MEMORY)                                                        \
+  X(33, "store", MEMORY)                                                       \
+  X(34, "getelementptr", ADDRESS)                                              \
+  X(35, "fence", MEMORY)                                                       \
+  X(36, "cmpxchg", MEMORY)                                                     \
+  X(37, "atomicrmw", MEMORY)                                                   \
+  X(38, "trunc", CONVERSION)                                                   \
+  X(39, "zext", CONVERSION)                                                    \
+  X(40, "sext", CONVERSION)                                                    \
+  X(41, "fptoui", CONVERSION)                                                  \
+  X(42, "fptosi", CONVERSION)                                                  \
+  X(43, "uitofp", CONVERSION)                                                  \
+  X(44, "sitofp", CONVERSION)                                                  \
+  X(45, "fptrunc", CONVERSION)                                                 \
+  X(46, "fpext", CONVERSION)                                                   \
+  X(47, "ptrtoint", CONVERSION)                                                \
+  X(48, "inttoptr", CONVERSION)                                                \
+  X(49, "bitcast", CONVERSION)                                                 \
+  X(50, "addrspacecast", CONVERSION)                                           \
+  X(51, "cleanuppad", OTHER)                                                   \
+  X(52, "catchpad", OTHER)                                                     \
+  X(53, "icmp", INT)                                                           \
+  X(54, "fcmp", FP)                                                            \
+  X(55, "phi", OTHER)                                                          \
+  X(56, "call", CONTROL)                                                       \
+  X(57, "select", OTHER)                                                       \
+  X(58, "<Invalid operator> ", OTHER)                                          \
+  X(59, "<Invalid operator> ", OTHER)                                          \
+  X(60, "va_arg", OTHER)                                                       \
+  X(61, "extractelement", VECTOR)                                              \
+  X(62, "insertelement", VECTOR)                                               \
+  X(63, "shufflevector", VECTOR)                                               \
+  X(64, "extractvalue", OTHER)                                                 \
+  X(65, "insertvalue", OTHER)                                                  \
+  X(66, "landingpad", OTHER)                                                   \
+  X(67, "freeze", OTHER)
+
+#define PISA_OPCODE_MAX 68 /* opcode numbers are < PISA_OPCODE_MAX */
+
+#endif /* PISA_ABI_H */
