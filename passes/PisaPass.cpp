@@ -1,0 +1,637 @@
+//===- PisaPass.cpp - pisa-char deep-mode instrumentation -----------------===//
+//
+// Instruments every basic-block entry and every memory access so that the
+// analysis runtime can rebuild each thread's dynamic instruction stream, and
+// emits the module's static tables (analysislib/pisa_abi.h) with a
+// constructor that registers them. docs/internals.md describes the records.
+//
+//===----------------------------------------------------------------------===//
+#include "PisaPass.h"
+
+#include "pisa_abi.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/EHPersonalities.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+static const char PisaModuleVar[] = "__pisa_module";
+static const char PisaBlockBaseVar[] = "__pisa_block_base";
+static const char PisaCtorFn[] = "__pisa_module_ctor";
+static const char PisaPrefix[] = "__pisa_";
+static const int PisaCtorPriority = 1;
+
+// The runtime treats block ids at or above the number of registered blocks as
+// unknown, so records written before registration are dropped, not misread.
+static const uint64_t UnregisteredBase =
+    PISA_REC_BLOCK | (PISA_REC_ID_MASK >> 1);
+
+struct SiteInfo {
+  Instruction *I = nullptr;
+  uint8_t Kind = 0;
+  uint8_t Class = PISA_CLASS_IRREGULAR;
+  uint16_t Lanes = 1;
+  uint32_t Size = 0;
+  uint32_t Instr = 0;
+  uint32_t Flags = 0;
+  StringRef Callee; // empty for indirect calls
+};
+
+struct BlockInfo {
+  BasicBlock *BB;
+  pisa_block Table;
+};
+
+struct FunctionInfo {
+  std::string Name, Display, File;
+  uint32_t Line = 0, FirstBlock = 0, NBlocks = 0;
+};
+
+/// Number of record words an access site writes.
+static unsigned siteWords(const SiteInfo &S) {
+  switch (S.Kind) {
+  case PISA_SITE_MEMCPY:
+    return 3;
+  case PISA_SITE_MEMSET:
+    return 2;
+  case PISA_SITE_GATHER:
+  case PISA_SITE_SCATTER:
+    return S.Lanes;
+  case PISA_SITE_CALL:
+    return 0;
+  default:
+    return 1;
+  }
+}
+
+/// Intrinsics that lower to no code are not instructions (METRICS.md).
+static bool isCounted(const Instruction &I) {
+  if (isa<PHINode>(I))
+    return false;
+  const auto *II = dyn_cast<IntrinsicInst>(&I);
+  if (!II)
+    return true;
+  if (II->isAssumeLikeIntrinsic())
+    return false;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::donothing:
+  case Intrinsic::is_constant:
+  case Intrinsic::launder_invariant_group:
+  case Intrinsic::strip_invariant_group:
+  case Intrinsic::annotation:
+  case Intrinsic::codeview_annotation:
+  case Intrinsic::expect:
+  case Intrinsic::expect_with_probability:
+  case Intrinsic::allow_runtime_check:
+  case Intrinsic::allow_ubsan_check:
+  case Intrinsic::type_test:
+  case Intrinsic::public_type_test:
+    return false;
+  default:
+    return true;
+  }
+}
+
+class DeepInstrumenter {
+public:
+  explicit DeepInstrumenter(Module &M)
+      : M(M), Ctx(M.getContext()), DL(M.getDataLayout()),
+        I8(Type::getInt8Ty(Ctx)), I16(Type::getInt16Ty(Ctx)),
+        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
+        PtrTy(PointerType::getUnqual(Ctx)) {}
+
+  bool run();
+
+private:
+  bool checkModule();
+  bool shouldInstrument(Function &F);
+  void analyzeFunction(Function &F);
+  void analyzeBlock(BasicBlock &BB, uint32_t FnIndex);
+  bool classifySite(Instruction &I, SiteInfo &S);
+  uint32_t typeBytes(Type *T) const;
+  pisa_instr describeInstr(const Instruction &I) const;
+  void declareRuntime();
+  void instrumentBlock(const BlockInfo &B, uint32_t LocalId);
+  Value *openSegment(Instruction *At, uint64_t Words, Value *&Slot);
+  void writeSiteWords(const SiteInfo &S, Value *Cur, uint64_t First);
+  void storeWord(IRBuilder<> &B, Value *Word, Value *Cur, uint64_t Index);
+  Constant *stringConstant(StringRef S);
+  void emitTables();
+
+  Module &M;
+  LLVMContext &Ctx;
+  const DataLayout &DL;
+  Type *I8, *I16, *I32, *I64;
+  PointerType *PtrTy;
+
+  GlobalVariable *TLSBuffer = nullptr;
+  GlobalVariable *BlockBase = nullptr;
+  FunctionCallee Refill;
+  MDNode *ColdWeights = nullptr;
+  StringMap<Constant *> Strings;
+
+  std::vector<FunctionInfo> Functions;
+  std::vector<BlockInfo> Blocks;
+  std::vector<pisa_instr> Instrs;
+  std::vector<SiteInfo> Sites;
+};
+
+bool DeepInstrumenter::checkModule() {
+  if (M.getNamedGlobal(PisaModuleVar)) {
+    Ctx.emitError("pisa: module '" + M.getModuleIdentifier() +
+                  "' is already instrumented by pisa-char");
+    return false;
+  }
+  // The runtime names opcodes by LLVM 19's numbering; a different LLVM must
+  // not silently mislabel the instruction mix.
+#define PISA_CHECK_OPCODE(Num, Name, Cat)                                      \
+  if (StringRef(Instruction::getOpcodeName(Num)) != Name) {                    \
+    Ctx.emitError(Twine("pisa: LLVM opcode ") + Twine(Num) + " is '" +         \
+                  Instruction::getOpcodeName(Num) +                            \
+                  "', the runtime expects '" + Name + "'");                    \
+    return false;                                                              \
+  }
+  PISA_OPCODES(PISA_CHECK_OPCODE)
+#undef PISA_CHECK_OPCODE
+  return true;
+}
+
+bool DeepInstrumenter::shouldInstrument(Function &F) {
+  if (F.isDeclaration() || F.hasAvailableExternallyLinkage())
+    return false;
+  if (F.getName().starts_with(PisaPrefix))
+    return false;
+  if (F.hasFnAttribute(Attribute::Naked) ||
+      F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation) ||
+      F.hasFnAttribute("pisa-no-instrument"))
+    return false;
+  if (F.hasPersonalityFn() &&
+      isScopedEHPersonality(classifyEHPersonality(F.getPersonalityFn()))) {
+    // Funclet-based EH (Windows) has blocks without insertion points.
+    Ctx.diagnose(DiagnosticInfoUnsupported(
+        F,
+        "pisa: functions with funclet-based exception handling are not "
+        "instrumented",
+        DiagnosticLocation(), DS_Warning));
+    return false;
+  }
+  return true;
+}
+
+uint32_t DeepInstrumenter::typeBytes(Type *T) const {
+  uint64_t Bytes = DL.getTypeStoreSize(T).getKnownMinValue();
+  return Bytes > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(Bytes);
+}
+
+pisa_instr DeepInstrumenter::describeInstr(const Instruction &I) const {
+  pisa_instr D = {};
+  D.opcode = static_cast<uint8_t>(I.getOpcode());
+  Type *T = I.getType();
+  if (const auto *SI = dyn_cast<StoreInst>(&I))
+    T = SI->getValueOperand()->getType();
+  if (auto *VT = dyn_cast<VectorType>(T)) {
+    D.flags |= PISA_INSTR_VECTOR;
+    D.lanes = static_cast<uint16_t>(VT->getElementCount().getKnownMinValue());
+    uint64_t Bits = DL.getTypeSizeInBits(VT).getKnownMinValue();
+    D.bits = static_cast<uint16_t>(Bits > UINT16_MAX ? UINT16_MAX : Bits);
+  }
+  return D;
+}
+
+/// Fills S when I is an access or call site; false for everything else.
+bool DeepInstrumenter::classifySite(Instruction &I, SiteInfo &S) {
+  S.I = &I;
+  if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    S.Kind = PISA_SITE_LOAD;
+    S.Size = typeBytes(LI->getType());
+    return true;
+  }
+  if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    S.Kind = PISA_SITE_STORE;
+    S.Size = typeBytes(SI->getValueOperand()->getType());
+    return true;
+  }
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    S.Kind = PISA_SITE_RMW;
+    S.Size = typeBytes(RMW->getValOperand()->getType());
+    return true;
+  }
+  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+    S.Kind = PISA_SITE_RMW;
+    S.Size = typeBytes(CX->getCompareOperand()->getType());
+    return true;
+  }
+  auto *CB = dyn_cast<CallBase>(&I);
+  if (!CB || CB->isInlineAsm())
+    return false;
+  if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::memcpy:
+    case Intrinsic::memcpy_inline:
+    case Intrinsic::memmove:
+      S.Kind = PISA_SITE_MEMCPY;
+      return true;
+    case Intrinsic::memset:
+    case Intrinsic::memset_inline:
+      S.Kind = PISA_SITE_MEMSET;
+      return true;
+    case Intrinsic::masked_load:
+    case Intrinsic::masked_expandload:
+      // Recorded as one access of the full vector at the base address.
+      S.Kind = PISA_SITE_LOAD;
+      S.Size = typeBytes(II->getType());
+      return true;
+    case Intrinsic::masked_store:
+    case Intrinsic::masked_compressstore:
+      S.Kind = PISA_SITE_STORE;
+      S.Size = typeBytes(II->getArgOperand(0)->getType());
+      return true;
+    case Intrinsic::masked_gather: {
+      auto *VT = cast<FixedVectorType>(II->getType());
+      S.Kind = PISA_SITE_GATHER;
+      S.Lanes = static_cast<uint16_t>(VT->getNumElements());
+      S.Size = typeBytes(VT->getElementType());
+      return true;
+    }
+    case Intrinsic::masked_scatter: {
+      auto *VT = cast<FixedVectorType>(II->getArgOperand(0)->getType());
+      S.Kind = PISA_SITE_SCATTER;
+      S.Lanes = static_cast<uint16_t>(VT->getNumElements());
+      S.Size = typeBytes(VT->getElementType());
+      return true;
+    }
+    default:
+      return false; // other intrinsics neither access memory we track nor call
+    }
+  }
+  auto *Callee =
+      dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts());
+  if (Callee && Callee->isDeclaration() && CB->arg_size() == 3) {
+    StringRef Name = Callee->getName();
+    if (Name == "memcpy" || Name == "memmove") {
+      S.Kind = PISA_SITE_MEMCPY;
+      return true;
+    }
+    if (Name == "memset") {
+      S.Kind = PISA_SITE_MEMSET;
+      return true;
+    }
+  }
+  S.Kind = PISA_SITE_CALL;
+  if (Callee)
+    S.Callee = Callee->getName();
+  auto *CI = dyn_cast<CallInst>(CB);
+  if (!CI || CI->isMustTailCall())
+    S.Flags |= PISA_SITE_NO_RESUME; // invoke, callbr, musttail
+  return true;
+}
+
+void DeepInstrumenter::analyzeBlock(BasicBlock &BB, uint32_t FnIndex) {
+  pisa_block T = {};
+  T.function = FnIndex;
+  T.first_instr = static_cast<uint32_t>(Instrs.size());
+  T.first_site = static_cast<uint32_t>(Sites.size());
+  for (Instruction &I : BB) {
+    if (isa<PHINode>(I)) {
+      ++T.n_phis;
+      continue;
+    }
+    if (!isCounted(I))
+      continue;
+    uint32_t Index = static_cast<uint32_t>(Instrs.size());
+    Instrs.push_back(describeInstr(I));
+    SiteInfo S;
+    if (!classifySite(I, S))
+      continue;
+    S.Instr = Index;
+    if (S.Kind == PISA_SITE_LOAD || S.Kind == PISA_SITE_RMW)
+      T.bytes_loaded += S.Size;
+    if (S.Kind == PISA_SITE_STORE || S.Kind == PISA_SITE_RMW)
+      T.bytes_stored += S.Size;
+    Sites.push_back(S);
+  }
+  T.n_instrs = static_cast<uint32_t>(Instrs.size()) - T.first_instr;
+  T.n_sites = static_cast<uint32_t>(Sites.size()) - T.first_site;
+  Blocks.push_back({&BB, T});
+}
+
+void DeepInstrumenter::analyzeFunction(Function &F) {
+  FunctionInfo Info;
+  Info.Name = F.getName().str();
+  Info.Display = demangle(Info.Name);
+  if (DISubprogram *SP = F.getSubprogram()) {
+    Info.File = SP->getFilename().str();
+    Info.Line = SP->getLine();
+  }
+  Info.FirstBlock = static_cast<uint32_t>(Blocks.size());
+  uint32_t FnIndex = static_cast<uint32_t>(Functions.size());
+  for (BasicBlock &BB : F)
+    analyzeBlock(BB, FnIndex);
+  Info.NBlocks = static_cast<uint32_t>(Blocks.size()) - Info.FirstBlock;
+  Functions.push_back(std::move(Info));
+}
+
+void DeepInstrumenter::declareRuntime() {
+  // struct pisa_tls_buffer { uint64_t *cursor, *limit; } in the runtime.
+  StructType *BufTy = StructType::get(Ctx, {PtrTy, PtrTy});
+  TLSBuffer = new GlobalVariable(M, BufTy, false, GlobalValue::ExternalLinkage,
+                                 nullptr, PISA_TLS_BUFFER, nullptr,
+                                 GlobalValue::InitialExecTLSModel);
+  BlockBase = new GlobalVariable(M, I64, false, GlobalValue::InternalLinkage,
+                                 ConstantInt::get(I64, UnregisteredBase),
+                                 PisaBlockBaseVar);
+  AttributeList Attrs = AttributeList()
+                            .addFnAttribute(Ctx, Attribute::Cold)
+                            .addFnAttribute(Ctx, Attribute::NoUnwind);
+  Refill = M.getOrInsertFunction(PISA_FN_REFILL, Attrs, PtrTy, I64);
+  ColdWeights = MDBuilder(Ctx).createBranchWeights(1, 1u << 20);
+}
+
+/// Loads the thread's cursor before At and makes room for Words words,
+/// calling the runtime when the buffer is full. Returns the cursor; Slot is
+/// set to the address of the thread's cursor variable.
+Value *DeepInstrumenter::openSegment(Instruction *At, uint64_t Words,
+                                     Value *&Slot) {
+  IRBuilder<> B(At);
+  Slot = B.CreateThreadLocalAddress(TLSBuffer);
+  Value *Cur = B.CreateLoad(PtrTy, Slot, "pisa.cur");
+  Value *LimitAddr = B.CreateConstInBoundsGEP1_64(I8, Slot, sizeof(void *));
+  Value *Limit = B.CreateLoad(PtrTy, LimitAddr, "pisa.limit");
+  Value *Need = B.CreateGEP(I64, Cur, B.getInt64(Words));
+  Value *Full = B.CreateICmpUGT(Need, Limit);
+  BasicBlock *Head = At->getParent();
+  Instruction *ThenTerm =
+      SplitBlockAndInsertIfThen(Full, At, false, ColdWeights);
+  IRBuilder<> TB(ThenTerm);
+  Value *Fresh = TB.CreateCall(Refill, {TB.getInt64(Words)});
+  B.SetInsertPoint(At);
+  PHINode *Phi = B.CreatePHI(PtrTy, 2, "pisa.seg");
+  Phi->addIncoming(Cur, Head);
+  Phi->addIncoming(Fresh, ThenTerm->getParent());
+  return Phi;
+}
+
+void DeepInstrumenter::storeWord(IRBuilder<> &B, Value *Word, Value *Cur,
+                                 uint64_t Index) {
+  B.CreateStore(Word, B.CreateConstInBoundsGEP1_64(I64, Cur, Index));
+}
+
+void DeepInstrumenter::writeSiteWords(const SiteInfo &S, Value *Cur,
+                                      uint64_t First) {
+  IRBuilder<> B(S.I);
+  auto Addr = [&](Value *P) { return B.CreatePtrToInt(P, I64); };
+  auto Len = [&](Value *L) { return B.CreateZExtOrTrunc(L, I64); };
+  auto *CB = dyn_cast<CallBase>(S.I);
+  switch (S.Kind) {
+  case PISA_SITE_LOAD:
+  case PISA_SITE_STORE:
+  case PISA_SITE_RMW: {
+    Value *P = getLoadStorePointerOperand(S.I);
+    if (!P && isa<AtomicRMWInst>(S.I))
+      P = cast<AtomicRMWInst>(S.I)->getPointerOperand();
+    if (!P && isa<AtomicCmpXchgInst>(S.I))
+      P = cast<AtomicCmpXchgInst>(S.I)->getPointerOperand();
+    if (!P) { // masked load/store and expand/compress intrinsics
+      auto ID = cast<IntrinsicInst>(CB)->getIntrinsicID();
+      bool PtrFirst =
+          ID == Intrinsic::masked_load || ID == Intrinsic::masked_expandload;
+      P = CB->getArgOperand(PtrFirst ? 0 : 1);
+    }
+    storeWord(B, Addr(P), Cur, First);
+    return;
+  }
+  case PISA_SITE_MEMCPY:
+    storeWord(B, Addr(CB->getArgOperand(0)), Cur, First);
+    storeWord(B, Addr(CB->getArgOperand(1)), Cur, First + 1);
+    storeWord(B, Len(CB->getArgOperand(2)), Cur, First + 2);
+    return;
+  case PISA_SITE_MEMSET:
+    storeWord(B, Addr(CB->getArgOperand(0)), Cur, First);
+    storeWord(B, Len(CB->getArgOperand(2)), Cur, First + 1);
+    return;
+  case PISA_SITE_GATHER:
+  case PISA_SITE_SCATTER: {
+    bool Gather = S.Kind == PISA_SITE_GATHER;
+    Value *Ptrs = CB->getArgOperand(Gather ? 0 : 1);
+    Value *Mask = CB->getArgOperand(Gather ? 2 : 3);
+    for (unsigned L = 0; L < S.Lanes; ++L) {
+      Value *P = Addr(B.CreateExtractElement(Ptrs, B.getInt64(L)));
+      Value *On = B.CreateExtractElement(Mask, B.getInt64(L));
+      storeWord(B, B.CreateSelect(On, P, B.getInt64(0)), Cur, First + L);
+    }
+    return;
+  }
+  default:
+    llvm_unreachable("not an access site");
+  }
+}
+
+/// A block is cut into segments at its call sites; each segment reserves its
+/// words once, writes them at constant offsets and publishes the cursor
+/// before the call or the terminator that ends it.
+void DeepInstrumenter::instrumentBlock(const BlockInfo &Info,
+                                       uint32_t LocalId) {
+  const pisa_block &T = Info.Table;
+  Instruction *Term = Info.BB->getTerminator(); // before splitting moves it
+  Instruction *Start = &*Info.BB->getFirstInsertionPt();
+  uint64_t HeaderTag = 0; // 0: BLOCK word, else RESUME tag bits
+  uint32_t Site = 0;
+  for (;;) {
+    // Gather this segment's access sites up to the next call.
+    uint32_t End = Site;
+    uint64_t Words = 1;
+    while (End < T.n_sites && Sites[T.first_site + End].Kind != PISA_SITE_CALL)
+      Words += siteWords(Sites[T.first_site + End++]);
+    Instruction *Stop = End < T.n_sites ? Sites[T.first_site + End].I : Term;
+    Value *Slot;
+    Value *Cur = openSegment(Start, Words, Slot);
+    {
+      IRBuilder<> B(Start);
+      Value *Base = B.CreateLoad(I64, BlockBase);
+      Value *Word = B.CreateAdd(Base, B.getInt64(LocalId + HeaderTag));
+      storeWord(B, Word, Cur, 0);
+    }
+    uint64_t Next = 1;
+    for (uint32_t S = Site; S < End; ++S) {
+      writeSiteWords(Sites[T.first_site + S], Cur, Next);
+      Next += siteWords(Sites[T.first_site + S]);
+    }
+    IRBuilder<> B(Stop);
+    B.CreateStore(B.CreateConstInBoundsGEP1_64(I64, Cur, Words), Slot);
+    if (End == T.n_sites)
+      return;
+    const SiteInfo &Call = Sites[T.first_site + End];
+    if (Call.Flags & PISA_SITE_NO_RESUME)
+      return; // a terminator or a musttail call: nothing may follow it
+    Start = Call.I->getNextNode();
+    HeaderTag = (PISA_REC_RESUME & ~PISA_REC_BLOCK) |
+                (uint64_t(End) << PISA_REC_SITE_SHIFT);
+    Site = End + 1;
+  }
+}
+
+Constant *DeepInstrumenter::stringConstant(StringRef S) {
+  auto It = Strings.find(S);
+  if (It != Strings.end())
+    return It->second;
+  Constant *Data = ConstantDataArray::getString(Ctx, S);
+  auto *GV = new GlobalVariable(M, Data->getType(), true,
+                                GlobalValue::PrivateLinkage, Data, ".pisa.str");
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  GV->setAlignment(Align(1));
+  Strings[S] = GV;
+  return GV;
+}
+
+template <typename T>
+static GlobalVariable *
+emitArray(Module &M, StructType *Ty, const std::vector<T> &Items,
+          function_ref<Constant *(const T &)> Build, const char *Name) {
+  std::vector<Constant *> Elems;
+  Elems.reserve(Items.size());
+  for (const T &Item : Items)
+    Elems.push_back(Build(Item));
+  auto *ATy = ArrayType::get(Ty, Elems.size());
+  return new GlobalVariable(M, ATy, true, GlobalValue::PrivateLinkage,
+                            ConstantArray::get(ATy, Elems), Name);
+}
+
+void DeepInstrumenter::emitTables() {
+  auto C8 = [&](uint64_t V) { return ConstantInt::get(I8, V); };
+  auto C16 = [&](uint64_t V) { return ConstantInt::get(I16, V); };
+  auto C32 = [&](uint64_t V) { return ConstantInt::get(I32, V); };
+  Constant *Null = ConstantPointerNull::get(PtrTy);
+  auto Str = [&](StringRef S) { return stringConstant(S); };
+  auto StrOrNull = [&](StringRef S) { return S.empty() ? Null : Str(S); };
+
+  auto *FnTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy, I32, I32, I32, I32});
+  auto *BlockTy = StructType::get(Ctx, std::vector<Type *>(8, I32));
+  auto *InstrTy = StructType::get(Ctx, {I8, I8, I16, I16, I16});
+  auto *SiteTy = StructType::get(Ctx, {I8, I8, I16, I32, I32, I32, PtrTy});
+  auto *ModTy = StructType::get(Ctx, {I32, I32, I32, I32, I32, I32, PtrTy,
+                                      PtrTy, PtrTy, PtrTy, PtrTy, PtrTy});
+  static_assert(sizeof(pisa_function) == 40 && sizeof(pisa_block) == 32 &&
+                    sizeof(pisa_instr) == 8 && sizeof(pisa_site) == 24 &&
+                    sizeof(pisa_module) == 72,
+                "the emitted struct types below mirror pisa_abi.h");
+
+  GlobalVariable *FnArr = emitArray<FunctionInfo>(
+      M, FnTy, Functions,
+      [&](const FunctionInfo &F) -> Constant * {
+        return ConstantStruct::get(
+            FnTy, {Str(F.Name), Str(F.Display), StrOrNull(F.File), C32(F.Line),
+                   C32(F.FirstBlock), C32(F.NBlocks), C32(0)});
+      },
+      "__pisa_functions");
+  GlobalVariable *BlockArr = emitArray<BlockInfo>(
+      M, BlockTy, Blocks,
+      [&](const BlockInfo &B) -> Constant * {
+        const pisa_block &T = B.Table;
+        return ConstantStruct::get(
+            BlockTy, {C32(T.function), C32(T.first_instr), C32(T.n_instrs),
+                      C32(T.first_site), C32(T.n_sites), C32(T.n_phis),
+                      C32(T.bytes_loaded), C32(T.bytes_stored)});
+      },
+      "__pisa_blocks");
+  GlobalVariable *InstrArr = emitArray<pisa_instr>(
+      M, InstrTy, Instrs,
+      [&](const pisa_instr &I) -> Constant * {
+        return ConstantStruct::get(
+            InstrTy,
+            {C8(I.opcode), C8(I.flags), C16(I.lanes), C16(I.bits), C16(0)});
+      },
+      "__pisa_instrs");
+  GlobalVariable *SiteArr = emitArray<SiteInfo>(
+      M, SiteTy, Sites,
+      [&](const SiteInfo &S) -> Constant * {
+        return ConstantStruct::get(
+            SiteTy, {C8(S.Kind), C8(S.Class), C16(S.Lanes), C32(S.Size),
+                     C32(S.Instr), C32(S.Flags), StrOrNull(S.Callee)});
+      },
+      "__pisa_sites");
+
+  Constant *Desc = ConstantStruct::get(
+      ModTy, {C32(PISA_ABI_VERSION), C32(Functions.size()), C32(Blocks.size()),
+              C32(Instrs.size()), C32(Sites.size()), C32(0),
+              Str(M.getSourceFileName()), FnArr, BlockArr, InstrArr, SiteArr,
+              BlockBase});
+  // Writable, in its own section: pisa-char recognises instrumented
+  // binaries by this section.
+  auto *ModVar = new GlobalVariable(
+      M, ModTy, false, GlobalValue::InternalLinkage, Desc, PisaModuleVar);
+  ModVar->setSection(PISA_MARKER_SECTION);
+  appendToUsed(M, {ModVar});
+
+  FunctionCallee Register =
+      M.getOrInsertFunction(PISA_FN_REGISTER, Type::getVoidTy(Ctx), PtrTy);
+  Function *Ctor =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                       GlobalValue::InternalLinkage, PisaCtorFn, M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));
+  B.CreateCall(Register, {ModVar});
+  B.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, PisaCtorPriority);
+}
+
+bool DeepInstrumenter::run() {
+  if (!checkModule())
+    return false;
+  std::vector<Function *> Targets;
+  for (Function &F : M)
+    if (shouldInstrument(F))
+      Targets.push_back(&F);
+  if (Targets.empty())
+    return false;
+  for (Function *F : Targets)
+    analyzeFunction(*F);
+  declareRuntime();
+  for (uint32_t Id = 0; Id < Blocks.size(); ++Id)
+    instrumentBlock(Blocks[Id], Id);
+  emitTables();
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses pisa::PisaDeepPass::run(Module &M, ModuleAnalysisManager &) {
+  return DeepInstrumenter(M).run() ? PreservedAnalyses::none()
+                                   : PreservedAnalyses::all();
+}
+
+extern "C" LLVM_ATTRIBUTE_WEAK
+    LLVM_ATTRIBUTE_VISIBILITY_DEFAULT PassPluginLibraryInfo
+    llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "pisa-char", "0.1.0", [](PassBuilder &PB) {
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, ModulePassManager &MPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name != "pisa-deep")
+                    return false;
+                  MPM.addPass(pisa::PisaDeepPass());
+                  return true;
+                });
+            // clang -fpass-plugin: instrument the optimised code, last.
+            PB.registerOptimizerLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) {
+                  MPM.addPass(pisa::PisaDeepPass());
+                });
+          }};
+}

@@ -1,0 +1,37 @@
+# lit configuration for the pass tests (pass/*.ll) and the end-to-end tests
+# (e2e/*.test and e2e/*.c with RUN lines).
+import os
+import lit.formats
+
+config.name = "pisa-char"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".test", ".c", ".cpp"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.pisa_obj_root, "tests", "lit")
+
+# Tests must not see the user's pisa-char settings.
+for var in list(os.environ):
+    if var.startswith("PISA_"):
+        del os.environ[var]
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.pisa_bin_dir, os.environ.get("PATH", "")])
+config.environment["LC_ALL"] = "C"
+
+plugin = os.path.join(config.pisa_lib_dir, "pisa-pass.so")
+tools = os.path.join(config.pisa_src_root, "tests", "tools")
+config.substitutions += [
+    ("%plugin", plugin),
+    ("%opt", f"{config.llvm_tools_dir}/opt -load-pass-plugin={plugin}"),
+    ("%clang", f"{config.llvm_tools_dir}/clang"),
+    ("%pisa-cc", os.path.join(config.pisa_bin_dir, "pisa-cc")),
+    ("%pisa-cxx", os.path.join(config.pisa_bin_dir, "pisa-c++")),
+    ("%pisa-char", os.path.join(config.pisa_bin_dir, "pisa-char")),
+    ("%validate", f"{config.python} {tools}/validate.py"),
+    ("%jcheck", f"{config.python} {tools}/jcheck.py"),
+    ("%expect-status", f"{config.python} {tools}/expect_status.py"),
+    ("%python", config.python),
+    ("%srcroot", config.pisa_src_root),
+    ("%libdir", config.pisa_lib_dir),
+    ("%inputs", os.path.join(config.test_source_root, "e2e", "Inputs")),
+]
