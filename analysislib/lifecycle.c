@@ -1,0 +1,123 @@
+/* lifecycle.c: start-up (configuration from the environment), the one
+ * result write at exit or on a fatal signal, and fork handling.  The
+ * runtime never changes how the program ends: after writing, a signal is
+ * re-raised with its default action. */
+#include "runtime.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+PISA_HIDDEN struct pisa_config pisa_config;
+
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+static atomic_flag result_written = ATOMIC_FLAG_INIT;
+
+static const int fatal_signals[] = {
+    SIGSEGV, SIGBUS, SIGFPE,  SIGILL,  SIGABRT, SIGTRAP, SIGSYS,  SIGINT,
+    SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGXFSZ, SIGALRM, SIGUSR1, SIGUSR2};
+
+PISA_HIDDEN void pisa_report_error(const char *file, int line, int err,
+                                   const char *fmt, ...) {
+  (void)file;
+  (void)line;
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("pisa-char runtime: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  if (err)
+    fprintf(stderr, ": %s", strerror(err));
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+/* PISA_LINE_SIZES=MIN:MAX, powers of two; pisa-char validated it. */
+static void parse_line_sizes(const char *spec) {
+  unsigned long long lo = 8, hi = 512;
+  if (spec && (sscanf(spec, "%llu:%llu", &lo, &hi) != 2 || !lo || lo > hi ||
+               (lo & (lo - 1)) || (hi & (hi - 1)) || hi > (1ull << 30))) {
+    errno = 0;
+    PISA_ERR("ignoring malformed PISA_LINE_SIZES=%s", spec);
+    lo = 8;
+    hi = 512;
+  }
+  pisa_config.n_line_sizes = 0;
+  for (unsigned long long b = lo;
+       b <= hi && pisa_config.n_line_sizes < PISA_MAX_LINE_SIZES; b *= 2)
+    pisa_config.line_sizes[pisa_config.n_line_sizes++] = b;
+}
+
+static void on_fatal_signal(int sig) {
+  int saved = errno;
+  if (!atomic_flag_test_and_set(&result_written)) {
+    struct pisa_thread *t = pisa_thread_self();
+    if (t)
+      pisa_thread_drain(t);
+    pisa_write_result(0, sig);
+  }
+  errno = saved;
+  /* SA_RESETHAND restored the default action and SA_NODEFER lets it act
+   * now: the program dies of its own signal. */
+  raise(sig);
+}
+
+static void install_signal_handlers(void) {
+  static char altstack[1 << 16];
+  stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+  sigaltstack(&ss, NULL);
+  for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
+    struct sigaction old;
+    if (sigaction(fatal_signals[i], NULL, &old) != 0 ||
+        old.sa_handler != SIG_DFL)
+      continue; /* the program's own disposition wins */
+    struct sigaction sa = {.sa_handler = on_fatal_signal,
+                           .sa_flags = SA_RESETHAND | SA_NODEFER | SA_ONSTACK};
+    sigemptyset(&sa.sa_mask);
+    sigaction(fatal_signals[i], &sa, NULL);
+  }
+}
+
+static void after_fork_child(void) { pisa_threads_after_fork(); }
+
+static void read_config(void) {
+  const char *dir = getenv("PISA_OUTPUT_DIR");
+  parse_line_sizes(getenv("PISA_LINE_SIZES"));
+  if (!dir || !*dir)
+    return;
+  if (strlen(dir) >= sizeof pisa_config.output_dir) {
+    errno = ENAMETOOLONG;
+    PISA_ERR("PISA_OUTPUT_DIR is too long; not analysing");
+    return;
+  }
+  strcpy(pisa_config.output_dir, dir);
+  pisa_config.active = 1;
+  install_signal_handlers();
+  pthread_atfork(NULL, NULL, after_fork_child);
+}
+
+PISA_HIDDEN void pisa_config_init(void) {
+  pthread_once(&config_once, read_config);
+}
+
+__attribute__((constructor(101))) static void pisa_start(void) {
+  pisa_config_init();
+  pisa_registry_init();
+}
+
+/* Threads still alive at exit (thread pools) have their committed words
+ * drained too; they are idle or about to be torn down. */
+__attribute__((destructor(101))) static void pisa_finish(void) {
+  if (!pisa_config.active || atomic_flag_test_and_set(&result_written))
+    return;
+  pisa_threads_lock();
+  for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
+    pisa_thread_drain(t);
+  pisa_write_result(1, 0);
+  pisa_threads_unlock();
+}
+
+__attribute__((visibility("default"))) int pisa_active(void) {
+  pisa_config_init();
+  return pisa_config.active;
+}

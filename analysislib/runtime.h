@@ -1,0 +1,105 @@
+/* runtime.h: internals shared by the analysis runtime's files (registry,
+ * buffers, threads, decoder, report, lifecycle).  Nothing here is visible
+ * to the instrumented program: hidden visibility, pisa_ prefix. */
+#ifndef PISA_RUNTIME_H
+#define PISA_RUNTIME_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "footprint.h"
+#include "mix.h"
+#include "pisa_abi.h"
+
+#define PISA_HIDDEN __attribute__((visibility("hidden")))
+
+/* The one error path: a fixed prefix, the reason, never an abort. */
+#define PISA_ERR(...) pisa_report_error(__FILE__, __LINE__, errno, __VA_ARGS__)
+PISA_HIDDEN void pisa_report_error(const char *file, int line, int err,
+                                   const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#define PISA_MAX_LINE_SIZES 24
+
+/* ---- configuration (lifecycle.c) ---- */
+struct pisa_config {
+  int active; /* PISA_OUTPUT_DIR set: analyse and write a result */
+  char output_dir[4096];
+  uint64_t line_sizes[PISA_MAX_LINE_SIZES];
+  size_t n_line_sizes;
+};
+PISA_HIDDEN extern struct pisa_config pisa_config;
+PISA_HIDDEN void pisa_config_init(void); /* idempotent */
+
+/* ---- registry of instrumented modules (registry.c) ---- */
+struct pisa_gblock { /* a block with global indices resolved */
+  const struct pisa_block *table;
+  const struct pisa_site *sites;   /* its first site */
+  const struct pisa_instr *instrs; /* its first instruction */
+  uint32_t function;               /* global function id */
+};
+
+struct pisa_gfunction {
+  const struct pisa_function *table;
+  const struct pisa_module *module;
+  uint32_t first_block; /* global id of its first block */
+};
+
+PISA_HIDDEN extern struct pisa_gblock *pisa_blocks;
+PISA_HIDDEN extern struct pisa_gfunction *pisa_functions;
+PISA_HIDDEN uint32_t pisa_block_count(void); /* acquire: ids below are valid */
+PISA_HIDDEN uint32_t pisa_function_count(void); /* acquire */
+PISA_HIDDEN void pisa_registry_init(void);
+
+/* ---- per-thread analysis state (thread.c) ---- */
+struct pisa_fn_state {             /* one thread's view of one function */
+  struct footprint *footprint;     /* allocated at its first access */
+  uint64_t dyn_loaded, dyn_stored; /* bytes of memcpy/memset/gather/scatter */
+  uint64_t indirect_external;      /* indirect calls that ran no pisa code */
+};
+
+struct pisa_thread {
+  struct pisa_thread *next; /* registry list, creation order */
+  uint32_t index;           /* stable id: creation order, main thread 0 */
+  pid_t os_tid;
+  struct pisa_tls_buffer *tls; /* the thread's cursor and limit */
+  uint64_t *buffer;
+  size_t buffer_words;
+  int exited;
+
+  /* decoder context (decode.c) */
+  uint32_t block;     /* current global block, or UINT32_MAX */
+  uint32_t site;      /* next site of `block` */
+  uint32_t call_site; /* site of a call awaiting its RESUME, or UINT32_MAX */
+  uint64_t desync;    /* words dropped: not explained by the static tables */
+
+  /* metrics */
+  uint64_t *block_counts;
+  uint32_t block_capacity;
+  struct pisa_fn_state *fns;
+  uint32_t fn_capacity;
+  struct footprint footprint;
+};
+
+PISA_HIDDEN struct pisa_thread *pisa_thread_self(void); /* NULL when none */
+PISA_HIDDEN struct pisa_thread *pisa_thread_list(void); /* under lock */
+PISA_HIDDEN void pisa_threads_lock(void);
+PISA_HIDDEN void pisa_threads_unlock(void);
+PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t);
+PISA_HIDDEN void pisa_threads_after_fork(void);
+
+/* ---- decoder (decode.c) ---- */
+PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,
+                             size_t n);
+PISA_HIDDEN struct pisa_fn_state *pisa_fn_state(struct pisa_thread *t,
+                                                uint32_t fn);
+
+/* ---- result (report.c) ---- */
+PISA_HIDDEN int pisa_write_result(int complete, int signal);
+
+#endif

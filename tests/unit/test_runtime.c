@@ -1,0 +1,260 @@
+/* test_runtime.c: the runtime end to end without LLVM: a hand-built module
+ * is registered, several threads write record words exactly as
+ * instrumented code does (segments, calls, RESUME words, memcpy, a segment
+ * larger than the buffer, stray words), and the raw result must hold the
+ * counts and footprints derived here by construction.  Also built with
+ * ASan/UBSan and with TSan (see tests/CMakeLists.txt). */
+#include <json-c/json.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "jsonschema.h"
+#include "runtime.h"
+
+extern __thread struct pisa_tls_buffer __pisa_buf;
+
+enum { LOAD = 32, STORE = 33, ADD = 13, BR = 2, CALL = 56, RET = 1 };
+enum { THREADS = 4, CALLS = 1000, WIDE_SITES = 20000, COPY_BYTES = 24 };
+
+/* alpha: A0 {load; add; br}  A1 {store; call beta; load; ret}
+ * beta:  B0 {call *indirect; memcpy; ret}
+ * wide:  W0 {WIDE_SITES loads of 4 bytes; ret} */
+static struct pisa_instr instrs[10 + WIDE_SITES + 1];
+static struct pisa_site sites[6 + WIDE_SITES];
+static struct pisa_block blocks[4];
+static struct pisa_function functions[3] = {
+    {"alpha", "alpha", "alpha.c", 3, 0, 2, 0},
+    {"beta", "beta", NULL, 0, 2, 1, 0},
+    {"wide", "wide", "wide.c", 9, 3, 1, 0},
+};
+static uint64_t block_base;
+static struct pisa_module module = {
+    PISA_ABI_VERSION, 3,      4,        10 + WIDE_SITES + 1,
+    6 + WIDE_SITES,   0,      "fake.c", functions,
+    blocks,           instrs, sites,    &block_base};
+
+static void build_module(void) {
+  const uint8_t ops[10] = {LOAD, ADD, BR,   STORE, CALL,
+                           LOAD, RET, CALL, CALL,  RET};
+  for (int i = 0; i < 10; i++)
+    instrs[i].opcode = ops[i];
+  for (int i = 0; i < WIDE_SITES; i++)
+    instrs[10 + i].opcode = LOAD;
+  instrs[10 + WIDE_SITES].opcode = RET;
+  sites[0] = (struct pisa_site){PISA_SITE_LOAD, 0, 1, 8, 0, 0, NULL};
+  sites[1] = (struct pisa_site){PISA_SITE_STORE, 0, 1, 4, 3, 0, NULL};
+  sites[2] = (struct pisa_site){PISA_SITE_CALL, 0, 1, 0, 4, 0, "beta"};
+  sites[3] = (struct pisa_site){PISA_SITE_LOAD, 0, 1, 8, 5, 0, NULL};
+  sites[4] = (struct pisa_site){PISA_SITE_CALL, 0, 1, 0, 7, 0, NULL};
+  sites[5] = (struct pisa_site){PISA_SITE_MEMCPY, 0, 1, 0, 8, 0, NULL};
+  for (int i = 0; i < WIDE_SITES; i++)
+    sites[6 + i] = (struct pisa_site){PISA_SITE_LOAD, 0, 1, 4, 10 + i, 0, NULL};
+  blocks[0] = (struct pisa_block){0, 0, 3, 0, 1, 0, 8, 0};
+  blocks[1] = (struct pisa_block){0, 3, 4, 1, 3, 1, 8, 4};
+  blocks[2] = (struct pisa_block){1, 7, 3, 4, 2, 0, 0, 0};
+  blocks[3] = (struct pisa_block){2,          10, WIDE_SITES + 1, 6,
+                                  WIDE_SITES, 0,  4 * WIDE_SITES, 0};
+  __pisa_register_module(&module);
+}
+
+/* What the pass emits for one segment. */
+static void emit(const uint64_t *words, size_t n) {
+  uint64_t *cur = __pisa_buf.cursor;
+  if (!cur || (size_t)(__pisa_buf.limit - cur) < n)
+    cur = __pisa_buffer_refill(n);
+  memcpy(cur, words, n * sizeof *words);
+  __pisa_buf.cursor = cur + n;
+}
+
+static uint64_t block_word(uint32_t local) { return block_base + local; }
+static uint64_t resume_word(uint32_t local, uint64_t site) {
+  return block_base + local + (PISA_REC_RESUME & ~PISA_REC_BLOCK) +
+         (site << PISA_REC_SITE_SHIFT);
+}
+
+/* One call of alpha: loads at base + 8i and base + 64K + 8i, a store of 4
+ * bytes at base + 128K + 4i, beta copying COPY_BYTES from base + 256K to
+ * base + 512K + 32i. */
+static void alpha(uint64_t base, uint64_t i) {
+  emit((uint64_t[]){block_word(0), base + 8 * i}, 2);
+  emit((uint64_t[]){block_word(1), base + 0x20000 + 4 * i}, 2);
+  emit((uint64_t[]){block_word(2)}, 1); /* beta's entry, then its call */
+  emit((uint64_t[]){resume_word(2, 0), base + 0x80000 + 32 * i, base + 0x40000,
+                    COPY_BYTES},
+       4);
+  emit((uint64_t[]){resume_word(1, 1), base + 0x10000 + 8 * i}, 2);
+}
+
+static uint64_t thread_base(int t) { return UINT64_C(0x10000000) * (t + 1); }
+
+static void *worker(void *arg) {
+  int t = (int)(intptr_t)arg;
+  if (t == 0) /* a stray address word with no block: dropped, harmless */
+    emit((uint64_t[]){0x1234}, 1);
+  for (uint64_t i = 0; i < CALLS; i++)
+    alpha(thread_base(t), i);
+  return NULL;
+}
+
+static void run_wide(void) {
+  uint64_t *words = malloc((WIDE_SITES + 1) * sizeof *words);
+  words[0] = block_word(3);
+  for (int i = 0; i < WIDE_SITES; i++)
+    words[1 + i] = UINT64_C(0x7000000) + 4 * (uint64_t)i;
+  emit(words, WIDE_SITES + 1); /* larger than the default buffer */
+  free(words);
+}
+
+static json_object *get(json_object *o, const char *path) {
+  char key[64];
+  while (o && *path) {
+    size_t n = strcspn(path, "/");
+    snprintf(key, sizeof key, "%.*s", (int)n, path);
+    o = json_object_is_type(o, json_type_array)
+            ? json_object_array_get_idx(o, (size_t)atoi(key))
+            : json_object_object_get(o, key);
+    path += n + (path[n] == '/');
+  }
+  return o;
+}
+
+static uint64_t num(json_object *o, const char *path) {
+  return (uint64_t)json_object_get_int64(get(o, path));
+}
+
+static json_object *function(json_object *doc, const char *name) {
+  json_object *fns = get(doc, "functions");
+  for (size_t i = 0; i < json_object_array_length(fns); i++) {
+    json_object *f = json_object_array_get_idx(fns, i);
+    if (!strcmp(json_object_get_string(get(f, "name")), name))
+      return f;
+  }
+  return NULL;
+}
+
+static json_object *doc;
+
+static void produce_result(void) {
+  build_module();
+  pthread_t tids[THREADS];
+  for (int t = 0; t < THREADS; t++)
+    pthread_create(&tids[t], NULL, worker, (void *)(intptr_t)t);
+  for (int t = 0; t < THREADS; t++)
+    pthread_join(tids[t], NULL);
+  run_wide();
+  pisa_thread_drain(pisa_thread_self());
+  EXPECT(pisa_write_result(1, 0) == 0);
+  char path[8192];
+  snprintf(path, sizeof path, "%s/raw.%ld.json", getenv("PISA_OUTPUT_DIR"),
+           (long)getpid());
+  doc = json_object_from_file(path);
+  EXPECT(doc != NULL);
+}
+
+static void test_valid_raw_document(void) {
+  char err[512] = "";
+  const struct pisa_schema *s =
+      pisa_schema_builtin("pisa-char-raw-1.schema.json");
+  EXPECT(s && pisa_schema_validate(s, doc, err, sizeof err) == 0);
+  if (err[0])
+    fprintf(stderr, "schema: %s\n", err);
+}
+
+/* Per alpha call: 10 instructions (3 + 4 + 3), 2 loads, 1 store, 1 memcpy;
+ * bytes loaded 16 + COPY_BYTES, stored 4 + COPY_BYTES. */
+static void test_totals(void) {
+  uint64_t calls = THREADS * CALLS;
+  EXPECT_EQ(num(doc, "totals/instructions"), 10 * calls + WIDE_SITES + 1);
+  EXPECT_EQ(num(doc, "totals/instruction_mix/opcodes/load"),
+            2 * calls + WIDE_SITES);
+  EXPECT_EQ(num(doc, "totals/instruction_mix/opcodes/call"), 3 * calls);
+  EXPECT_EQ(num(doc, "totals/memory_accesses/loads"), 2 * calls + WIDE_SITES);
+  EXPECT_EQ(num(doc, "totals/memory_accesses/stores"), calls);
+  EXPECT_EQ(num(doc, "totals/memory_accesses/memcpy"), calls);
+  EXPECT_EQ(num(doc, "totals/instruction_mix/bytes_loaded"),
+            (16 + COPY_BYTES) * calls + 4 * WIDE_SITES);
+  EXPECT_EQ(num(doc, "totals/instruction_mix/bytes_stored"),
+            (4 + COPY_BYTES) * calls);
+  EXPECT_EQ(num(doc, "totals/instruction_mix/phi"), calls);
+  /* beta is instrumented, so only the indirect call is external. */
+  EXPECT(get(doc, "totals/external_calls/beta") == NULL);
+  EXPECT_EQ(num(doc, "totals/external_calls/(indirect)"), calls);
+}
+
+/* Per thread: loads 8 * CALLS bytes twice, stores 4 * CALLS, the copy's
+ * source COPY_BYTES once and destinations COPY_BYTES every 32 bytes. */
+static void test_footprints(void) {
+  uint64_t per_thread =
+      2 * 8 * CALLS + 4 * CALLS + COPY_BYTES + COPY_BYTES * CALLS;
+  EXPECT_EQ(num(doc, "totals/footprint/bytes"),
+            THREADS * per_thread + 4 * WIDE_SITES);
+  /* 64-byte blocks of one thread: 125 + 125 (loads), 63 (stores, 4000
+   * bytes from a 64-aligned base), 1 (source), 1000 / 2 (a 24-byte copy
+   * every 32 bytes: two per block). */
+  EXPECT_EQ(num(doc, "threads/1/footprint/blocks/64"),
+            125 + 125 + 63 + 1 + 500);
+  json_object *beta = function(doc, "beta");
+  EXPECT(beta != NULL);
+  EXPECT_EQ(num(beta, "footprint/bytes"),
+            THREADS * (COPY_BYTES + COPY_BYTES * CALLS));
+  EXPECT(get(beta, "file") == NULL && get(beta, "line") == NULL);
+  json_object *wide = function(doc, "wide");
+  EXPECT_EQ(num(wide, "footprint/bytes"), 4 * WIDE_SITES);
+  EXPECT_EQ(num(wide, "memory_accesses/loads"), WIDE_SITES);
+  EXPECT_EQ(num(wide, "line"), 9);
+}
+
+static void test_threads(void) {
+  json_object *threads = get(doc, "threads");
+  EXPECT_EQ(json_object_array_length(threads), THREADS + 1);
+  uint64_t sum = 0;
+  for (size_t i = 0; i < json_object_array_length(threads); i++) {
+    json_object *t = json_object_array_get_idx(threads, i);
+    EXPECT_EQ(num(t, "thread"), i); /* listed in creation order */
+    sum += num(t, "instructions");
+  }
+  EXPECT_EQ(sum, num(doc, "totals/instructions"));
+  json_object *alpha_fn = function(doc, "alpha");
+  EXPECT_EQ(num(alpha_fn, "instructions"), 7 * THREADS * CALLS);
+  EXPECT_EQ(num(alpha_fn, "memory_accesses/loads"), 2 * THREADS * CALLS);
+}
+
+/* The runtime reads its configuration at start-up, so the test runs itself
+ * again with PISA_OUTPUT_DIR set, and cleans the directory up after. */
+static int rerun_with_output_dir(char **argv) {
+  char dir[] = "/tmp/pisa-test-runtime-XXXXXX";
+  if (!mkdtemp(dir))
+    return 1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    setenv("PISA_OUTPUT_DIR", dir, 1);
+    execv("/proc/self/exe", argv);
+    _exit(127);
+  }
+  int status = 1;
+  waitpid(pid, &status, 0);
+  char path[sizeof dir + 64];
+  snprintf(path, sizeof path, "%s/raw.%ld.json", dir, (long)pid);
+  unlink(path);
+  rmdir(dir);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int main(int argc, char **argv) {
+  (void)argc;
+  if (!getenv("PISA_OUTPUT_DIR"))
+    return rerun_with_output_dir(argv);
+  RUN(produce_result);
+  if (doc) {
+    RUN(test_valid_raw_document);
+    RUN(test_totals);
+    RUN(test_footprints);
+    RUN(test_threads);
+    json_object_put(doc);
+  }
+  return check_summary();
+}
