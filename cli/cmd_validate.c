@@ -1,0 +1,169 @@
+/* cmd_validate.c: `pisa-char validate`, which checks documents against the
+ * built-in JSON Schema that their "schema" key names, or a given one.
+ * Exit status: 0 all valid, 1 some invalid, 2 bad usage or unreadable input. */
+#include "commands.h"
+#include "jsonschema.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: pisa-char validate [--schema FILE | --raw] FILE...\n"
+    "\n"
+    "Checks pisa-char documents against their JSON Schema: the built-in\n"
+    "schema that the document's \"schema\" key names (pisa-char/1 or\n"
+    "pisa-char-raw/1) unless an option chooses one.\n"
+    "\n"
+    "  --schema FILE  validate against the JSON Schema in FILE\n"
+    "  --raw          validate as raw per-process results (pisa-char-raw/1)\n"
+    "  -h, --help     show this help\n"
+    "\n"
+    "Prints \"FILE: valid\" for each valid document and the first error of\n"
+    "each invalid one. Exit status: 0 when all are valid, 1 when some are\n"
+    "not, 2 on bad usage or an unreadable or malformed file.\n";
+
+#define RAW_SCHEMA_FILE "pisa-char-raw-1.schema.json"
+
+/* Values of the "schema" key and the built-in schema file of each. */
+static const struct {
+  const char *id;
+  const char *file;
+} document_kinds[] = {
+    {"pisa-char/1", "pisa-char-1.schema.json"},
+    {"pisa-char-raw/1", RAW_SCHEMA_FILE},
+};
+
+enum { VALID = 0, INVALID = 1, UNREADABLE = 2 };
+
+static const struct pisa_schema *builtin(const char *file, char *err,
+                                         size_t errlen) {
+  const struct pisa_schema *schema = pisa_schema_builtin(file);
+  if (!schema)
+    snprintf(err, errlen, "<root>: built-in schema %s is unavailable", file);
+  return schema;
+}
+
+/* The built-in schema for the document's "schema" key; NULL with the
+ * reason in err when it names none. */
+static const struct pisa_schema *schema_of(struct json_object *doc, char *err,
+                                           size_t errlen) {
+  struct json_object *id;
+  if (!json_object_object_get_ex(doc, "schema", &id)) {
+    snprintf(err, errlen,
+             "<root>: no \"schema\" key says what the document "
+             "is (use --schema or --raw)");
+    return NULL;
+  }
+  const char *name = json_object_is_type(id, json_type_string)
+                         ? json_object_get_string(id)
+                         : "";
+  for (size_t i = 0; i < sizeof document_kinds / sizeof document_kinds[0]; i++)
+    if (strcmp(name, document_kinds[i].id) == 0)
+      return builtin(document_kinds[i].file, err, errlen);
+  snprintf(err, errlen, "/schema: unknown document schema %s",
+           json_object_to_json_string_ext(
+               id, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+  return NULL;
+}
+
+static int validate_file(const char *path, const struct pisa_schema *chosen) {
+  char err[2048];
+  struct json_object *doc;
+  if (pisa_json_parse_file(path, &doc, err, sizeof err)) {
+    error("%s: %s", path, err);
+    return UNREADABLE;
+  }
+  const struct pisa_schema *schema =
+      chosen ? chosen : schema_of(doc, err, sizeof err);
+  int status = INVALID;
+  if (schema && pisa_schema_validate(schema, doc, err, sizeof err) == 0) {
+    printf("%s: valid\n", path);
+    fflush(stdout);
+    status = VALID;
+  } else {
+    error("%s: %s", path, err);
+  }
+  json_object_put(doc);
+  return status;
+}
+
+static int help(void) {
+  fputs(usage_text, stdout);
+  check_stdout();
+  return 0;
+}
+
+static int bad_usage(const char *fmt, ...) PISA_PRINTF(1, 2);
+static int bad_usage(const char *fmt, ...) {
+  char message[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(message, sizeof message, fmt, ap);
+  va_end(ap);
+  error("validate: %s", message);
+  fputs(usage_text, stderr);
+  return 2;
+}
+
+/* The message for getopt_long's '?' (unknown) or ':' (missing argument). */
+static int bad_option(int opt, char **argv) {
+  if (opt == ':')
+    return bad_usage("option %s needs an argument", argv[optind - 1]);
+  if (optopt)
+    return bad_usage("unknown option -%c", optopt);
+  return bad_usage("unknown option %s", argv[optind - 1]);
+}
+
+int cmd_validate(int argc, char **argv) {
+  static const struct option options[] = {
+      {"schema", required_argument, NULL, 's'},
+      {"raw", no_argument, NULL, 'r'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
+  };
+  const char *schema_file = NULL;
+  int raw = 0, opt;
+  optind = 0; /* full reset: main may have used getopt already */
+  opterr = 0; /* messages in our own format, below */
+  while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    if (opt == 's')
+      schema_file = optarg;
+    else if (opt == 'r')
+      raw = 1;
+    else if (opt == 'h')
+      return help();
+    else
+      return bad_option(opt, argv);
+  }
+  if (optind >= argc)
+    return bad_usage("no file to validate");
+  if (raw && schema_file)
+    return bad_usage("--raw and --schema exclude each other");
+
+  struct pisa_schema *loaded = NULL;
+  const struct pisa_schema *chosen = NULL;
+  if (schema_file) {
+    char err[1024];
+    chosen = loaded = pisa_schema_load_file(schema_file, err, sizeof err);
+    if (!loaded) {
+      error("%s: %s", schema_file, err);
+      return 2;
+    }
+  } else if (raw && !(chosen = pisa_schema_builtin(RAW_SCHEMA_FILE))) {
+    return 2;
+  }
+
+  int status = VALID;
+  for (int i = optind; i < argc; i++) {
+    int file_status = validate_file(argv[i], chosen);
+    if (file_status > status)
+      status = file_status;
+  }
+  pisa_schema_free(loaded);
+  check_stdout();
+  return status;
+}

@@ -1,0 +1,13 @@
+# Turns schemas/*.json into a C table {name, text} compiled into the tools.
+set(out "/* generated from schemas/ by embed_schemas.cmake */\n#include <stddef.h>\n")
+string(APPEND out "struct pisa_embedded_schema { const char *name; const char *text; };\n")
+string(APPEND out "const struct pisa_embedded_schema pisa_embedded_schemas[] = {\n")
+separate_arguments(files UNIX_COMMAND "${IN}")
+foreach(f ${files})
+  get_filename_component(name ${f} NAME)
+  file(READ ${f} text HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "\\\\x\\1" text "${text}")
+  string(APPEND out "  {\"${name}\", \"${text}\"},\n")
+endforeach()
+string(APPEND out "  {NULL, NULL}\n};\n")
+file(WRITE ${OUT} "${out}")

@@ -1,0 +1,402 @@
+/* pisa-cc.c: the pisa-cc / pisa-c++ compiler wrappers.  They run clang 19
+ * with the user's arguments unchanged, append the pass plugin and debug line
+ * tables when compiling and the pisa-char runtime when linking. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PISA_PLUGIN_NAME "pisa-pass.so"
+#define PISA_RT_SHARED_NAME "libpisa_rt.so"
+#define PISA_RT_STATIC_NAME "libpisa_rt.a"
+#define PISA_OPTION_PREFIX "--pisa-"
+
+static const char *progname = "pisa-cc";
+
+static void vreport(const char *kind, const char *fmt, va_list ap) {
+  fprintf(stderr, "%s: %s", progname, kind);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
+__attribute__((format(printf, 1, 2))) static void warn(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport("warning: ", fmt, ap);
+  va_end(ap);
+}
+
+/* pisa-cc's own failures (bad usage, missing files) exit 2. */
+__attribute__((format(printf, 1, 2))) _Noreturn static void
+fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vreport("", fmt, ap);
+  va_end(ap);
+  exit(2);
+}
+
+static char *concat(const char *a, const char *b) {
+  char *s = malloc(strlen(a) + strlen(b) + 1);
+  if (!s)
+    fail("out of memory");
+  return strcat(strcpy(s, a), b);
+}
+
+/* ---- What the user's command line asks clang to do --------------------- */
+
+/* INPUT_C_FAMILY goes through the preprocessor and the optimiser, INPUT_IR
+ * through the optimiser only. */
+enum input_kind { INPUT_OTHER, INPUT_C_FAMILY, INPUT_IR, INPUT_UNKNOWN };
+
+struct request {
+  bool query;          /* --version, -print-*, -###: clang, nothing added */
+  bool no_link;        /* -c, -S, -E, -M, -MM, -fsyntax-only, -r, ... */
+  bool no_codegen;     /* -E, -M, -MM, -fsyntax-only: preprocess at most */
+  bool has_input;      /* any file operand (or response file) */
+  bool has_c_family;   /* a C/C++/ObjC operand, or a response file */
+  bool has_ir;         /* an LLVM IR operand */
+  bool user_debug;     /* the user chose a -g level */
+  bool static_runtime; /* -static, -static-pie or --pisa-static-runtime */
+  bool print_command;  /* --pisa-print-command */
+  bool dropped_lto;    /* an -flto option was removed */
+  const char *lang;    /* last -x value, NULL or "none" = by extension */
+};
+
+/* Whether word is one of the space-separated words of list. */
+static bool in_word_list(const char *word, const char *list) {
+  size_t n = strlen(word);
+  while (n && *list) {
+    size_t len = strcspn(list, " ");
+    if (len == n && !strncmp(list, word, n))
+      return true;
+    list += len + (list[len] == ' ');
+  }
+  return false;
+}
+
+/* Options whose value is the next argument (clang's Separate and
+ * JoinedOrSeparate options when given alone).  Their value is never an
+ * input file or an option of ours. */
+static bool takes_separate_value(const char *arg) {
+  static const char options[] =
+      "-o -x -I -D -U -L -l -u -T -z -e -A -B -F -G -MF -MT -MQ -include "
+      "-imacros -isystem -idirafter -iquote -iprefix -iwithprefix "
+      "-iwithprefixbefore -isysroot -isystem-after -cxx-isystem -include-pch "
+      "-ivfsoverlay -Xlinker -Xclang -Xassembler -Xpreprocessor -Xanalyzer "
+      "-Xopenmp-target -Xcuda-fatbinary -Xcuda-ptxas -Xoffload-linker -mllvm "
+      "-arch -target -rpath -Tbss -Tdata -Ttext -resource-dir "
+      "-working-directory -serialize-diagnostics --sysroot --config --param "
+      "--output --language --include-directory --define-macro "
+      "--undefine-macro --library-directory --for-linker --force-link "
+      "--prefix";
+  return !strncmp(arg, "-Xarch_", 7) || in_word_list(arg, options);
+}
+
+/* Kind of a file operand from its extension, as clang decides it:
+ * C, C++, Objective-C, their preprocessed forms and headers, CUDA, HIP; IR
+ * (assembly, objects and libraries are INPUT_OTHER). */
+static enum input_kind kind_from_extension(const char *path) {
+  static const char c_family[] =
+      "c i cc cp cxx cpp CPP c++ C CC ii m mi mm M mii h hh hpp hxx H cu hip "
+      "cppm ccm cxxm c++m ixx";
+  const char *dot = strrchr(path, '.');
+  const char *slash = strrchr(path, '/');
+  if (!dot || (slash && dot < slash))
+    return INPUT_OTHER;
+  if (in_word_list(dot + 1, c_family))
+    return INPUT_C_FAMILY;
+  return in_word_list(dot + 1, "ll bc") ? INPUT_IR : INPUT_OTHER;
+}
+
+/* Kind of a file operand after -x LANG (clang's language names). */
+static enum input_kind kind_from_language(const char *lang) {
+  if (!strncmp(lang, "assembler", 9))
+    return INPUT_OTHER;
+  return strcmp(lang, "ir") ? INPUT_C_FAMILY : INPUT_IR;
+}
+
+static bool file_exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+static enum input_kind classify_input(const char *arg, const char *lang) {
+  if (arg[0] == '@' && file_exists(arg + 1))
+    return INPUT_UNKNOWN; /* a response file: it may hold anything */
+  if (lang && strcmp(lang, "none"))
+    return kind_from_language(lang);
+  return kind_from_extension(arg);
+}
+
+/* -g options that choose how much debug information to emit (not the
+ * modifiers such as -gsplit-dwarf or -gz). */
+static bool is_debug_level_option(const char *arg) {
+  static const char *const prefixes[] = {
+      "-ggdb", "-glldb", "-gsce", "-gdbx", "-gline-", "-gdwarf-", NULL};
+  if (strncmp(arg, "-g", 2))
+    return false;
+  if (!arg[2] || !strcmp(arg, "-gdwarf") ||
+      (arg[2] >= '0' && arg[2] <= '3' && !arg[3]))
+    return true;
+  for (const char *const *p = prefixes; *p; p++)
+    if (!strncmp(arg, *p, strlen(*p)))
+      return true;
+  return false;
+}
+
+static bool is_query_option(const char *arg) {
+  static const char queries[] =
+      "--version -dumpversion -dumpmachine -### --help -help";
+  return in_word_list(arg, queries) || !strncmp(arg, "-print-", 7) ||
+         !strncmp(arg, "--print-", 8);
+}
+
+static bool is_lto_option(const char *arg) {
+  return !strcmp(arg, "-flto") || !strncmp(arg, "-flto=", 6);
+}
+
+/* Notes what a driver option (not an input, not a --pisa- option) means
+ * for compiling and linking. */
+static void note_option(struct request *rq, const char *arg) {
+  static const char preprocess_only[] = "-E -M -MM -fsyntax-only";
+  static const char stop_before_link[] = "-c -S -r --precompile -emit-ast";
+  if (is_query_option(arg))
+    rq->query = true;
+  if (in_word_list(arg, preprocess_only))
+    rq->no_codegen = rq->no_link = true;
+  if (in_word_list(arg, stop_before_link))
+    rq->no_link = true;
+  if (is_debug_level_option(arg))
+    rq->user_debug = true;
+  if (!strcmp(arg, "-static") || !strcmp(arg, "-static-pie"))
+    rq->static_runtime = true;
+  if (!strncmp(arg, "-x", 2) && arg[2])
+    rq->lang = arg + 2;
+  if (!strncmp(arg, "--language=", 11))
+    rq->lang = arg + 11;
+}
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: %s [clang options] [--pisa-OPTION...] files...\n"
+          "Runs clang 19 with every option unchanged and adds the pisa-char\n"
+          "pass when compiling and the pisa-char runtime when linking.\n"
+          "  --pisa-static-runtime  link the static runtime (implied by "
+          "-static)\n"
+          "  --pisa-print-command   print the clang command, do not run it\n"
+          "  --pisa-mode=deep       instrumentation mode, also --mode= (deep "
+          "is the only "
+          "one yet)\n"
+          "  --pisa-help            this text\n"
+          "Environment: PISA_CLANG / PISA_CLANGXX replace the compiler.\n",
+          progname);
+}
+
+/* --pisa-mode=M, also spelt --mode=M as DESIGN.md does. */
+static void handle_mode(const char *arg, const char *mode) {
+  if (strcmp(mode, "deep") != 0)
+    fail("unsupported %s: only --pisa-mode=deep is available", arg);
+}
+
+static void handle_pisa_option(struct request *rq, const char *arg) {
+  const char *name = arg + strlen(PISA_OPTION_PREFIX);
+  if (!strncmp(name, "mode=", 5))
+    handle_mode(arg, name + 5);
+  else if (!strcmp(name, "static-runtime"))
+    rq->static_runtime = true;
+  else if (!strcmp(name, "print-command"))
+    rq->print_command = true;
+  else if (!strcmp(name, "help")) {
+    usage(stdout);
+    exit(0);
+  } else
+    fail("unknown option %s (see --pisa-help)", arg);
+}
+
+/* ---- The clang command line -------------------------------------------- */
+
+struct command {
+  const char **argv;
+  int argc;
+};
+
+static void push(struct command *cmd, const char *arg) {
+  cmd->argv[cmd->argc++] = arg;
+}
+
+/* Copies the user's arguments to cmd, minus --pisa- and -flto options,
+ * and records in rq what they ask for. */
+static void scan_arguments(int argc, char **argv, struct request *rq,
+                           struct command *cmd) {
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (!strncmp(arg, PISA_OPTION_PREFIX, strlen(PISA_OPTION_PREFIX))) {
+      handle_pisa_option(rq, arg);
+    } else if (!strncmp(arg, "--mode=", 7)) {
+      handle_mode(arg, arg + 7);
+    } else if (is_lto_option(arg)) {
+      rq->dropped_lto = true;
+    } else if (takes_separate_value(arg) && i + 1 < argc) {
+      if (!strcmp(arg, "-x") || !strcmp(arg, "--language"))
+        rq->lang = argv[i + 1];
+      push(cmd, arg);
+      push(cmd, argv[++i]);
+    } else if (arg[0] == '-' && arg[1]) {
+      note_option(rq, arg);
+      push(cmd, arg);
+    } else {
+      enum input_kind kind = classify_input(arg, rq->lang);
+      rq->has_input = true;
+      rq->has_c_family |= kind == INPUT_C_FAMILY || kind == INPUT_UNKNOWN;
+      rq->has_ir |= kind == INPUT_IR;
+      push(cmd, arg);
+    }
+  }
+}
+
+/* Where pisa-char is installed: the parent of the directory holding this
+ * executable (found through /proc/self/exe, so symlinks to it work). */
+static char *install_prefix(void) {
+  static char path[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0)
+    fail("cannot locate own executable: %s", strerror(errno));
+  path[n] = '\0';
+  for (int up = 0; up < 2; up++) {
+    char *slash = strrchr(path, '/');
+    if (!slash)
+      fail("cannot locate own executable: %s", path);
+    *slash = '\0';
+  }
+  return path;
+}
+
+static const char *require_file(const char *dir, const char *name,
+                                const char *what) {
+  char *path = concat(dir, name);
+  if (access(path, R_OK))
+    fail("%s not found: %s: %s", what, path, strerror(errno));
+  return path;
+}
+
+/* The pass and line tables wherever the optimiser runs; the header
+ * directory and macro wherever the preprocessor runs, -E included, so that
+ * `$CC -E` header checks agree with compiles. */
+static void add_compile_flags(struct command *cmd, const struct request *rq,
+                              const char *libdir, const char *incdir) {
+  if (!rq->no_codegen && (rq->has_c_family || rq->has_ir)) {
+    const char *plugin =
+        require_file(libdir, "/" PISA_PLUGIN_NAME, "pisa-char pass plugin");
+    push(cmd, concat("-fpass-plugin=", plugin));
+    if (!rq->user_debug)
+      push(cmd, "-gline-tables-only");
+  }
+  if (rq->has_c_family) {
+    push(cmd, concat("-I", incdir));
+    push(cmd, "-DPISA_INSTRUMENTED=1");
+  }
+}
+
+static void add_link_flags(struct command *cmd, const struct request *rq,
+                           const char *libdir) {
+  if (rq->static_runtime) {
+    const char *lib = require_file(libdir, "/" PISA_RT_STATIC_NAME,
+                                   "pisa-char static runtime");
+    if (rq->lang && strcmp(rq->lang, "none")) {
+      push(cmd, "-x"); /* so the archive is not read as a source file */
+      push(cmd, "none");
+    }
+    push(cmd, lib);
+    push(cmd, "-ljson-c");
+    push(cmd, "-lpthread");
+    push(cmd, "-lm");
+    return;
+  }
+  require_file(libdir, "/" PISA_RT_SHARED_NAME, "pisa-char runtime");
+  push(cmd, concat("-L", libdir));
+  push(cmd, concat("-Wl,-rpath,", libdir));
+  push(cmd, "-lpisa_rt");
+}
+
+static void add_pisa_flags(struct command *cmd, const struct request *rq) {
+  if (rq->query || !rq->has_input)
+    return;
+  const char *prefix = install_prefix();
+  const char *libdir = concat(prefix, "/" PISA_LIBDIR);
+  const char *incdir = concat(prefix, "/" PISA_INCDIR);
+  add_compile_flags(cmd, rq, libdir, incdir);
+  if (!rq->no_link)
+    add_link_flags(cmd, rq, libdir);
+}
+
+/* Prints arg so that a POSIX shell reads it back unchanged. */
+static void print_quoted(const char *arg) {
+  static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu"
+                             "vwxyz0123456789_@%+=:,./-";
+  if (*arg && strspn(arg, safe) == strlen(arg)) {
+    fputs(arg, stdout);
+    return;
+  }
+  putchar('\'');
+  for (; *arg; arg++) {
+    if (*arg == '\'')
+      fputs("'\\''", stdout); /* close, escaped quote, reopen */
+    else
+      putchar(*arg);
+  }
+  putchar('\'');
+}
+
+static int print_command(const struct command *cmd) {
+  for (int i = 0; i < cmd->argc; i++) {
+    if (i)
+      putchar(' ');
+    print_quoted(cmd->argv[i]);
+  }
+  putchar('\n');
+  if (fflush(stdout) || ferror(stdout))
+    fail("cannot write the command: %s", strerror(errno));
+  return 0;
+}
+
+static bool is_cxx_driver(const char *argv0) {
+  const char *base = strrchr(argv0, '/');
+  base = base ? base + 1 : argv0;
+  size_t n = strlen(base);
+  return n >= 2 && !strcmp(base + n - 2, "++");
+}
+
+static const char *compiler_path(bool cxx) {
+  const char *env = getenv(cxx ? "PISA_CLANGXX" : "PISA_CLANG");
+  if (env && *env)
+    return env;
+  return cxx ? PISA_CLANGXX : PISA_CLANG;
+}
+
+int main(int argc, char **argv) {
+  bool cxx = argc > 0 && is_cxx_driver(argv[0]);
+  progname = cxx ? "pisa-c++" : "pisa-cc";
+
+  struct request rq = {0};
+  /* clang path, user arguments, at most 4 compile and 6 link flags, NULL */
+  struct command cmd = {malloc((argc + 12) * sizeof(char *)), 0};
+  if (!cmd.argv)
+    fail("out of memory");
+  push(&cmd, compiler_path(cxx));
+  scan_arguments(argc, argv, &rq, &cmd);
+  if (rq.dropped_lto)
+    warn("-flto is ignored: instrumentation runs at compile time");
+  add_pisa_flags(&cmd, &rq);
+  cmd.argv[cmd.argc] = NULL;
+
+  if (rq.print_command)
+    return print_command(&cmd);
+  execv(cmd.argv[0], (char **)cmd.argv);
+  fail("cannot run %s: %s", cmd.argv[0], strerror(errno));
+}
