@@ -1,0 +1,65 @@
+/* gemm.c: benchmark kernel, C = alpha A B + beta C on N x N doubles (the
+ * PolyBench gemm algorithm, i-k-j loop order so the inner loop vectorises).
+ * Usage: gemm [N]; prints a checksum for comparing native and pisa runs. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#define DEFAULT_N 1000
+
+static long arg_or(int argc, char **argv, int i, long fallback) {
+  if (argc <= i)
+    return fallback;
+  long v = strtol(argv[i], NULL, 10);
+  if (v <= 0) {
+    fprintf(stderr, "gemm: bad argument '%s'\n", argv[i]);
+    exit(2);
+  }
+  return v;
+}
+
+static void init(long n, double *a, double *b, double *c) {
+  for (long i = 0; i < n; i++)
+    for (long j = 0; j < n; j++) {
+      a[i * n + j] = (double)((i * j + 1) % n) / (double)n;
+      b[i * n + j] = (double)((i * (j + 1) + 2) % n) / (double)n;
+      c[i * n + j] = (double)((i * (j + 2) + 3) % n) / (double)n;
+    }
+}
+
+static void gemm(long n, double alpha, double beta, double *restrict c,
+                 const double *restrict a, const double *restrict b) {
+  for (long i = 0; i < n; i++) {
+    for (long j = 0; j < n; j++)
+      c[i * n + j] *= beta;
+    for (long k = 0; k < n; k++) {
+      double aik = alpha * a[i * n + k];
+      for (long j = 0; j < n; j++)
+        c[i * n + j] += aik * b[k * n + j];
+    }
+  }
+}
+
+static double checksum(long n, const double *c) {
+  double sum = 0;
+  for (long i = 0; i < n * n; i++)
+    sum += c[i] * (double)(i % 7 + 1);
+  return sum;
+}
+
+int main(int argc, char **argv) {
+  long n = arg_or(argc, argv, 1, DEFAULT_N);
+  double *a = malloc(n * n * sizeof(double));
+  double *b = malloc(n * n * sizeof(double));
+  double *c = malloc(n * n * sizeof(double));
+  if (!a || !b || !c) {
+    fprintf(stderr, "gemm: out of memory\n");
+    return 1;
+  }
+  init(n, a, b, c);
+  gemm(n, 1.5, 1.2, c, a, b);
+  printf("gemm n=%ld\nchecksum %.17g\n", n, checksum(n, c));
+  free(a);
+  free(b);
+  free(c);
+  return 0;
+}

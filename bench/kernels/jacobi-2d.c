@@ -1,0 +1,58 @@
+/* jacobi-2d.c: benchmark kernel, the PolyBench jacobi-2d 5-point stencil on
+ * two N x N grids, TSTEPS time steps (A -> B, then B -> A).
+ * Usage: jacobi-2d [N [TSTEPS]]; prints a checksum. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#define DEFAULT_N 1000
+#define DEFAULT_TSTEPS 200
+
+static long arg_or(int argc, char **argv, int i, long fallback) {
+  if (argc <= i)
+    return fallback;
+  long v = strtol(argv[i], NULL, 10);
+  if (v <= 0) {
+    fprintf(stderr, "jacobi-2d: bad argument '%s'\n", argv[i]);
+    exit(2);
+  }
+  return v;
+}
+
+static void init(long n, double *a, double *b) {
+  for (long i = 0; i < n; i++)
+    for (long j = 0; j < n; j++) {
+      a[i * n + j] = ((double)i * (double)(j + 2) + 2) / (double)n;
+      b[i * n + j] = ((double)i * (double)(j + 3) + 3) / (double)n;
+    }
+}
+
+static void sweep(long n, const double *restrict from, double *restrict to) {
+  for (long i = 1; i < n - 1; i++)
+    for (long j = 1; j < n - 1; j++)
+      to[i * n + j] =
+          0.2 * (from[i * n + j] + from[i * n + j - 1] + from[i * n + j + 1] +
+                 from[(i + 1) * n + j] + from[(i - 1) * n + j]);
+}
+
+int main(int argc, char **argv) {
+  long n = arg_or(argc, argv, 1, DEFAULT_N);
+  long tsteps = arg_or(argc, argv, 2, DEFAULT_TSTEPS);
+  double *a = malloc(n * n * sizeof(double));
+  double *b = malloc(n * n * sizeof(double));
+  if (!a || !b) {
+    fprintf(stderr, "jacobi-2d: out of memory\n");
+    return 1;
+  }
+  init(n, a, b);
+  for (long t = 0; t < tsteps; t++) {
+    sweep(n, a, b);
+    sweep(n, b, a);
+  }
+  double sum = 0;
+  for (long i = 0; i < n * n; i++)
+    sum += a[i] * (double)(i % 3 + 1);
+  printf("jacobi-2d n=%ld tsteps=%ld\nchecksum %.17g\n", n, tsteps, sum);
+  free(a);
+  free(b);
+  return 0;
+}

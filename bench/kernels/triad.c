@@ -1,0 +1,56 @@
+/* triad.c: benchmark kernel, the STREAM triad a = b + s c over N doubles,
+ * REPS times; a and b swap roles after every pass so no pass is dead.
+ * Usage: triad [N [REPS]]; prints a checksum. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#define DEFAULT_N (1L << 21)
+#define DEFAULT_REPS 70
+
+static long arg_or(int argc, char **argv, int i, long fallback) {
+  if (argc <= i)
+    return fallback;
+  long v = strtol(argv[i], NULL, 10);
+  if (v <= 0) {
+    fprintf(stderr, "triad: bad argument '%s'\n", argv[i]);
+    exit(2);
+  }
+  return v;
+}
+
+static void triad(long n, double *restrict a, const double *restrict b,
+                  const double *restrict c, double s) {
+  for (long i = 0; i < n; i++)
+    a[i] = b[i] + s * c[i];
+}
+
+int main(int argc, char **argv) {
+  long n = arg_or(argc, argv, 1, DEFAULT_N);
+  long reps = arg_or(argc, argv, 2, DEFAULT_REPS);
+  double *a = malloc(n * sizeof(double));
+  double *b = malloc(n * sizeof(double));
+  double *c = malloc(n * sizeof(double));
+  if (!a || !b || !c) {
+    fprintf(stderr, "triad: out of memory\n");
+    return 1;
+  }
+  for (long i = 0; i < n; i++) {
+    a[i] = 0;
+    b[i] = (double)(i % 1000) / 1000;
+    c[i] = (double)(i % 17) / 17;
+  }
+  for (long r = 0; r < reps; r++) {
+    triad(n, a, b, c, 0.5 + (double)(r % 4));
+    double *t = a;
+    a = b;
+    b = t;
+  }
+  double sum = 0;
+  for (long i = 0; i < n; i++)
+    sum += b[i] * (double)(i % 3 + 1);
+  printf("triad n=%ld reps=%ld\nchecksum %.17g\n", n, reps, sum);
+  free(a);
+  free(b);
+  free(c);
+  return 0;
+}
