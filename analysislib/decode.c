@@ -43,32 +43,24 @@ static struct footprint *fn_footprint(struct pisa_fn_state *s) {
   return s->footprint;
 }
 
-/* Records one access of `size` bytes for the thread and the function. */
-static inline void access(struct pisa_thread *t, struct footprint *ffp,
-                          uint64_t addr, uint64_t size) {
-  footprint_add(&t->footprint, addr, size);
-  if (ffp)
-    footprint_add(ffp, addr, size);
-}
-
 /* Decodes a variable-size site whose extra words follow the first one.
  * Returns the number of extra words consumed, or -1 when they are missing. */
-static long decode_wide(struct pisa_thread *t, struct pisa_fn_state *fs,
-                        struct footprint *ffp, const struct pisa_site *s,
-                        uint64_t first, const uint64_t *more, size_t avail) {
+static long decode_wide(struct pisa_fn_state *fs, struct footprint *ffp,
+                        const struct pisa_site *s, uint64_t first,
+                        const uint64_t *more, size_t avail) {
   switch (s->kind) {
   case PISA_SITE_MEMCPY:
     if (avail < 2)
       return -1;
-    access(t, ffp, first, more[1]);   /* destination */
-    access(t, ffp, more[0], more[1]); /* source */
+    footprint_add(ffp, first, more[1]);   /* destination */
+    footprint_add(ffp, more[0], more[1]); /* source */
     fs->dyn_loaded += more[1];
     fs->dyn_stored += more[1];
     return 2;
   case PISA_SITE_MEMSET:
     if (avail < 1)
       return -1;
-    access(t, ffp, first, more[0]);
+    footprint_add(ffp, first, more[0]);
     fs->dyn_stored += more[0];
     return 1;
   default: { /* gather, scatter: one word per lane, 0 when masked off */
@@ -79,7 +71,7 @@ static long decode_wide(struct pisa_thread *t, struct pisa_fn_state *fs,
     for (uint32_t l = 0; l < lanes; l++) {
       uint64_t a = l ? more[l - 1] : first;
       if (a) {
-        access(t, ffp, a, s->size);
+        footprint_add(ffp, a, s->size);
         active++;
       }
     }
@@ -92,18 +84,23 @@ static long decode_wide(struct pisa_thread *t, struct pisa_fn_state *fs,
   }
 }
 
+/* Words come in segments: a BLOCK or RESUME header, then one word per
+ * fixed-size access of the segment (a tight loop below) or several for a
+ * wide one.  Every access goes to the footprint of its function only; the
+ * thread's footprint is their union, built when the result is written. */
 PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
                              size_t n) {
   uint32_t known = pisa_block_count();
   const struct pisa_gblock *gb =
       t->block < known ? &pisa_blocks[t->block] : NULL;
   struct pisa_fn_state *fs = gb ? pisa_fn_state(t, gb->function) : NULL;
-  struct footprint *ffp = fs ? fs->footprint : NULL;
+  struct footprint *ffp = fs ? fn_footprint(fs) : NULL;
   uint32_t site = t->site;
 
   for (size_t i = 0; i < n;) {
-    uint64_t word = w[i++];
+    uint64_t word = w[i];
     if (word & PISA_REC_BLOCK) {
+      i++;
       uint64_t id = word & PISA_REC_ID_MASK;
       if (id >= known && id >= (known = pisa_block_count())) {
         t->desync++;
@@ -115,7 +112,7 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
         uint32_t call =
             (uint32_t)(word >> PISA_REC_SITE_SHIFT) & PISA_REC_SITE_MASK;
         /* Still at the call's own position: no instrumented code ran. */
-        if (next == gb && site == call && !gb->sites[call].callee && fs)
+        if (next == gb && site == call && !gb->sites[call].callee)
           fs->indirect_external++;
         site = call + 1;
       } else {
@@ -129,29 +126,39 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
       }
       if (next != gb) {
         fs = pisa_fn_state(t, next->function);
-        ffp = fs ? fs->footprint : NULL;
+        ffp = fs ? fn_footprint(fs) : NULL;
       }
-      gb = fs ? next : NULL;
+      gb = ffp ? next : NULL;
       continue;
     }
-    if (!gb || site >= gb->table->n_sites ||
-        gb->sites[site].kind == PISA_SITE_CALL) {
+    if (!gb) {
       t->desync++;
+      i++;
       continue;
     }
-    const struct pisa_site *s = &gb->sites[site++];
-    if (!ffp)
-      ffp = fn_footprint(fs);
-    if (s->kind <= PISA_SITE_RMW) {
-      access(t, ffp, word, s->size);
+    const struct pisa_site *s = gb->sites + site;
+    const struct pisa_site *end = gb->sites + gb->table->n_sites;
+    for (; s < end && s->kind <= PISA_SITE_RMW && i < n; s++, i++) {
+      uint64_t addr = w[i];
+      if (addr & PISA_REC_BLOCK)
+        break;
+      footprint_add(ffp, addr, s->size);
+    }
+    site = (uint32_t)(s - gb->sites);
+    if (i == n || (w[i] & PISA_REC_BLOCK))
+      continue;
+    if (s == end || s->kind == PISA_SITE_CALL) {
+      t->desync++; /* more words than the segment has sites */
+      i++;
       continue;
     }
-    long extra = decode_wide(t, fs, ffp, s, word, w + i, n - i);
+    long extra = decode_wide(fs, ffp, s, w[i], w + i + 1, n - i - 1);
     if (extra < 0) {
       t->desync++;
       break;
     }
-    i += (size_t)extra;
+    i += 1 + (size_t)extra;
+    site++;
   }
   t->block = gb ? (uint32_t)(gb - pisa_blocks) : UINT32_MAX;
   t->site = site;

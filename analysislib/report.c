@@ -186,13 +186,14 @@ static void aggregate_thread(struct pisa_thread *t, struct aggregate *ta,
   for (uint32_t f = 0; f < t->fn_capacity && f < n_functions; f++) {
     const struct pisa_fn_state *fs = &t->fns[f];
     add_dynamic(ta, fs);
+    if (fs->footprint)
+      footprint_merge(&ta->footprint, fs->footprint);
     if (!fns[f])
       continue;
     add_dynamic(fns[f], fs);
     if (fs->footprint)
       footprint_merge(&fns[f]->footprint, fs->footprint);
   }
-  footprint_merge(&ta->footprint, &t->footprint);
 }
 
 static json_object *build_result(int complete, int signal) {

@@ -73,17 +73,15 @@ struct pisa_thread {
   int exited;
 
   /* decoder context (decode.c) */
-  uint32_t block;     /* current global block, or UINT32_MAX */
-  uint32_t site;      /* next site of `block` */
-  uint32_t call_site; /* site of a call awaiting its RESUME, or UINT32_MAX */
-  uint64_t desync;    /* words dropped: not explained by the static tables */
+  uint32_t block;  /* current global block, or UINT32_MAX */
+  uint32_t site;   /* next site of `block` */
+  uint64_t desync; /* words dropped: not explained by the static tables */
 
   /* metrics */
   uint64_t *block_counts;
   uint32_t block_capacity;
-  struct pisa_fn_state *fns;
+  struct pisa_fn_state *fns; /* per function: footprint, dynamic bytes */
   uint32_t fn_capacity;
-  struct footprint footprint;
 };
 
 PISA_HIDDEN struct pisa_thread *pisa_thread_self(void); /* NULL when none */

@@ -47,8 +47,6 @@ static struct pisa_thread *thread_create(void) {
   t->os_tid = (pid_t)syscall(SYS_gettid);
   t->tls = &__pisa_buf;
   t->block = UINT32_MAX;
-  t->call_site = UINT32_MAX;
-  footprint_init(&t->footprint);
   pthread_once(&exit_key_once, make_exit_key);
   pthread_setspecific(exit_key, t);
   pthread_mutex_lock(&threads_lock);
@@ -136,15 +134,12 @@ PISA_HIDDEN void pisa_threads_after_fork(void) {
       free(t->fns[f].footprint);
     }
   free(t->fns);
-  footprint_free(&t->footprint);
   memset(t, 0, sizeof *t);
   t->buffer = buffer;
   t->buffer_words = words;
   t->os_tid = (pid_t)syscall(SYS_gettid);
   t->tls = &__pisa_buf;
   t->block = UINT32_MAX;
-  t->call_site = UINT32_MAX;
-  footprint_init(&t->footprint);
   t->index = threads_created++;
   *threads_tail = t;
   threads_tail = &t->next;
