@@ -32,6 +32,7 @@ config.substitutions += [
     ("%expect-status", f"{config.python} {tools}/expect_status.py"),
     ("%python", config.python),
     ("%srcroot", config.pisa_src_root),
+    ("%builddir", config.pisa_obj_root),
     ("%libdir", config.pisa_lib_dir),
     ("%inputs", os.path.join(config.test_source_root, "e2e", "Inputs")),
 ]
