@@ -82,12 +82,24 @@ enum pisa_instr_flag {
   PISA_INSTR_INDEX_UPDATE = 1u << 1, /* loop induction update (issue 4) */
 };
 
+/* The kind of an instruction's value (its result, or the stored value of a
+ * store); for vectors the kind of the elements. */
+enum pisa_type_kind {
+  PISA_TYPE_VOID = 0,
+  PISA_TYPE_INT = 1,
+  PISA_TYPE_FP = 2,
+  PISA_TYPE_PTR = 3,
+  PISA_TYPE_AGGREGATE = 4, /* struct or array */
+  PISA_TYPE_OTHER = 5,     /* label, token, metadata, ... */
+};
+
 struct pisa_instr {
   uint8_t opcode;
-  uint8_t flags;  /* enum pisa_instr_flag */
-  uint16_t lanes; /* vector lanes, else 0 */
-  uint16_t bits;  /* total vector width in bits, else 0 */
-  uint16_t reserved;
+  uint8_t category;  /* enum pisa_category, from the opcode */
+  uint8_t type_kind; /* enum pisa_type_kind */
+  uint8_t flags;     /* enum pisa_instr_flag */
+  uint16_t lanes;    /* vector lanes, else 0 */
+  uint16_t bits;     /* width of the value in bits (all lanes), 0 for void */
 };
 
 struct pisa_block {

@@ -11,6 +11,8 @@
 #include "pisa_abi.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -110,10 +112,12 @@ static bool isCounted(const Instruction &I) {
   }
 }
 
+using GetSE = function_ref<ScalarEvolution &(Function &)>;
+
 class DeepInstrumenter {
 public:
-  explicit DeepInstrumenter(Module &M)
-      : M(M), Ctx(M.getContext()), DL(M.getDataLayout()),
+  DeepInstrumenter(Module &M, GetSE SEFor)
+      : M(M), SEFor(SEFor), Ctx(M.getContext()), DL(M.getDataLayout()),
         I8(Type::getInt8Ty(Ctx)), I16(Type::getInt16Ty(Ctx)),
         I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
         PtrTy(PointerType::getUnqual(Ctx)) {}
@@ -124,8 +128,10 @@ private:
   bool checkModule();
   bool shouldInstrument(Function &F);
   void analyzeFunction(Function &F);
-  void analyzeBlock(BasicBlock &BB, uint32_t FnIndex);
+  void analyzeBlock(BasicBlock &BB, uint32_t FnIndex, ScalarEvolution &SE);
   bool classifySite(Instruction &I, SiteInfo &S);
+  uint8_t accessClass(Value *Ptr, ScalarEvolution &SE) const;
+  Value *sitePointer(const SiteInfo &S) const;
   uint32_t typeBytes(Type *T) const;
   pisa_instr describeInstr(const Instruction &I) const;
   void declareRuntime();
@@ -137,6 +143,7 @@ private:
   void emitTables();
 
   Module &M;
+  GetSE SEFor;
   LLVMContext &Ctx;
   const DataLayout &DL;
   Type *I8, *I16, *I32, *I64;
@@ -201,17 +208,49 @@ uint32_t DeepInstrumenter::typeBytes(Type *T) const {
   return Bytes > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(Bytes);
 }
 
+static uint8_t opcodeCategory(unsigned Opcode) {
+  switch (Opcode) {
+#define PISA_CATEGORY_CASE(Num, Name, Cat)                                     \
+  case Num:                                                                    \
+    return PISA_CAT_##Cat;
+    PISA_OPCODES(PISA_CATEGORY_CASE)
+#undef PISA_CATEGORY_CASE
+  default:
+    return PISA_CAT_OTHER;
+  }
+}
+
+static uint8_t typeKind(Type *T) {
+  if (auto *VT = dyn_cast<VectorType>(T))
+    T = VT->getElementType();
+  if (T->isVoidTy())
+    return PISA_TYPE_VOID;
+  if (T->isIntegerTy())
+    return PISA_TYPE_INT;
+  if (T->isFloatingPointTy())
+    return PISA_TYPE_FP;
+  if (T->isPointerTy())
+    return PISA_TYPE_PTR;
+  if (T->isAggregateType())
+    return PISA_TYPE_AGGREGATE;
+  return PISA_TYPE_OTHER;
+}
+
 pisa_instr DeepInstrumenter::describeInstr(const Instruction &I) const {
   pisa_instr D = {};
   D.opcode = static_cast<uint8_t>(I.getOpcode());
+  D.category = opcodeCategory(I.getOpcode());
   Type *T = I.getType();
   if (const auto *SI = dyn_cast<StoreInst>(&I))
     T = SI->getValueOperand()->getType();
+  D.type_kind = typeKind(T);
+  if (T->isSized()) {
+    uint64_t Bits = DL.getTypeSizeInBits(T).getKnownMinValue();
+    D.bits = static_cast<uint16_t>(Bits > UINT16_MAX ? UINT16_MAX : Bits);
+  }
   if (auto *VT = dyn_cast<VectorType>(T)) {
     D.flags |= PISA_INSTR_VECTOR;
     D.lanes = static_cast<uint16_t>(VT->getElementCount().getKnownMinValue());
-    uint64_t Bits = DL.getTypeSizeInBits(VT).getKnownMinValue();
-    D.bits = static_cast<uint16_t>(Bits > UINT16_MAX ? UINT16_MAX : Bits);
   }
   return D;
 }
@@ -304,7 +343,45 @@ bool DeepInstrumenter::classifySite(Instruction &I, SiteInfo &S) {
   return true;
 }
 
-void DeepInstrumenter::analyzeBlock(BasicBlock &BB, uint32_t FnIndex) {
+/// MemGaze's classes (METRICS.md): constant for a stack or global slot at a
+/// fixed offset, strided for an affine add-recurrence with a constant step,
+/// irregular for everything else.
+uint8_t DeepInstrumenter::accessClass(Value *Ptr, ScalarEvolution &SE) const {
+  APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  const Value *Base = Ptr->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  if (isa<AllocaInst>(Base) || isa<GlobalVariable>(Base))
+    return PISA_CLASS_CONSTANT;
+  if (SE.isSCEVable(Ptr->getType()))
+    if (const auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Ptr)))
+      if (AR->isAffine() && isa<SCEVConstant>(AR->getStepRecurrence(SE)))
+        return PISA_CLASS_STRIDED;
+  return PISA_CLASS_IRREGULAR;
+}
+
+/// The address a site's first record word holds (the destination of a
+/// memcpy or memset); null for gathers, scatters and calls.
+Value *DeepInstrumenter::sitePointer(const SiteInfo &S) const {
+  if (Value *P = getLoadStorePointerOperand(S.I))
+    return P;
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(S.I))
+    return RMW->getPointerOperand();
+  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(S.I))
+    return CX->getPointerOperand();
+  if (S.Kind == PISA_SITE_GATHER || S.Kind == PISA_SITE_SCATTER ||
+      S.Kind == PISA_SITE_CALL)
+    return nullptr;
+  auto *CB = cast<CallBase>(S.I);
+  if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
+    auto ID = II->getIntrinsicID();
+    if (ID == Intrinsic::masked_store || ID == Intrinsic::masked_compressstore)
+      return CB->getArgOperand(1);
+  }
+  return CB->getArgOperand(0); // masked load, memcpy, memmove, memset
+}
+
+void DeepInstrumenter::analyzeBlock(BasicBlock &BB, uint32_t FnIndex,
+                                    ScalarEvolution &SE) {
   pisa_block T = {};
   T.function = FnIndex;
   T.first_instr = static_cast<uint32_t>(Instrs.size());
@@ -322,6 +399,8 @@ void DeepInstrumenter::analyzeBlock(BasicBlock &BB, uint32_t FnIndex) {
     if (!classifySite(I, S))
       continue;
     S.Instr = Index;
+    if (Value *P = sitePointer(S))
+      S.Class = accessClass(P, SE);
     if (S.Kind == PISA_SITE_LOAD || S.Kind == PISA_SITE_RMW)
       T.bytes_loaded += S.Size;
     if (S.Kind == PISA_SITE_STORE || S.Kind == PISA_SITE_RMW)
@@ -343,8 +422,9 @@ void DeepInstrumenter::analyzeFunction(Function &F) {
   }
   Info.FirstBlock = static_cast<uint32_t>(Blocks.size());
   uint32_t FnIndex = static_cast<uint32_t>(Functions.size());
+  ScalarEvolution &SE = SEFor(F);
   for (BasicBlock &BB : F)
-    analyzeBlock(BB, FnIndex);
+    analyzeBlock(BB, FnIndex, SE);
   Info.NBlocks = static_cast<uint32_t>(Blocks.size()) - Info.FirstBlock;
   Functions.push_back(std::move(Info));
 }
@@ -403,21 +483,9 @@ void DeepInstrumenter::writeSiteWords(const SiteInfo &S, Value *Cur,
   switch (S.Kind) {
   case PISA_SITE_LOAD:
   case PISA_SITE_STORE:
-  case PISA_SITE_RMW: {
-    Value *P = getLoadStorePointerOperand(S.I);
-    if (!P && isa<AtomicRMWInst>(S.I))
-      P = cast<AtomicRMWInst>(S.I)->getPointerOperand();
-    if (!P && isa<AtomicCmpXchgInst>(S.I))
-      P = cast<AtomicCmpXchgInst>(S.I)->getPointerOperand();
-    if (!P) { // masked load/store and expand/compress intrinsics
-      auto ID = cast<IntrinsicInst>(CB)->getIntrinsicID();
-      bool PtrFirst =
-          ID == Intrinsic::masked_load || ID == Intrinsic::masked_expandload;
-      P = CB->getArgOperand(PtrFirst ? 0 : 1);
-    }
-    storeWord(B, Addr(P), Cur, First);
+  case PISA_SITE_RMW:
+    storeWord(B, Addr(sitePointer(S)), Cur, First);
     return;
-  }
   case PISA_SITE_MEMCPY:
     storeWord(B, Addr(CB->getArgOperand(0)), Cur, First);
     storeWord(B, Addr(CB->getArgOperand(1)), Cur, First + 1);
@@ -524,7 +592,7 @@ void DeepInstrumenter::emitTables() {
 
   auto *FnTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy, I32, I32, I32, I32});
   auto *BlockTy = StructType::get(Ctx, std::vector<Type *>(8, I32));
-  auto *InstrTy = StructType::get(Ctx, {I8, I8, I16, I16, I16});
+  auto *InstrTy = StructType::get(Ctx, {I8, I8, I8, I8, I16, I16});
   auto *SiteTy = StructType::get(Ctx, {I8, I8, I16, I32, I32, I32, PtrTy});
   auto *ModTy = StructType::get(Ctx, {I32, I32, I32, I32, I32, I32, PtrTy,
                                       PtrTy, PtrTy, PtrTy, PtrTy, PtrTy});
@@ -554,9 +622,9 @@ void DeepInstrumenter::emitTables() {
   GlobalVariable *InstrArr = emitArray<pisa_instr>(
       M, InstrTy, Instrs,
       [&](const pisa_instr &I) -> Constant * {
-        return ConstantStruct::get(
-            InstrTy,
-            {C8(I.opcode), C8(I.flags), C16(I.lanes), C16(I.bits), C16(0)});
+        return ConstantStruct::get(InstrTy, {C8(I.opcode), C8(I.category),
+                                             C8(I.type_kind), C8(I.flags),
+                                             C16(I.lanes), C16(I.bits)});
       },
       "__pisa_instrs");
   GlobalVariable *SiteArr = emitArray<SiteInfo>(
@@ -611,9 +679,14 @@ bool DeepInstrumenter::run() {
 
 } // namespace
 
-PreservedAnalyses pisa::PisaDeepPass::run(Module &M, ModuleAnalysisManager &) {
-  return DeepInstrumenter(M).run() ? PreservedAnalyses::none()
-                                   : PreservedAnalyses::all();
+PreservedAnalyses pisa::PisaDeepPass::run(Module &M,
+                                          ModuleAnalysisManager &MAM) {
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  auto SEFor = [&](Function &F) -> ScalarEvolution & {
+    return FAM.getResult<ScalarEvolutionAnalysis>(F);
+  };
+  return DeepInstrumenter(M, SEFor).run() ? PreservedAnalyses::none()
+                                          : PreservedAnalyses::all();
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK

@@ -31,8 +31,11 @@ enum {
   SHUFFLEVECTOR = 63,
 };
 
-#define SCALAR(op) {op, 0, 0, 0, 0}
-#define VECTOR(op, lanes, bits) {op, PISA_INSTR_VECTOR, lanes, bits, 0}
+/* Scalars carry their width too (64 bits here); only vector-flagged
+ * instructions may count by width. */
+#define SCALAR(op) {.opcode = op, .bits = 64}
+#define VECTOR(op, lanes_, bits_)                                              \
+  {.opcode = op, .flags = PISA_INSTR_VECTOR, .lanes = lanes_, .bits = bits_}
 
 /* executed 10 times */
 static const struct pisa_instr block_a[] = {

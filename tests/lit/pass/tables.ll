@@ -27,14 +27,18 @@ declare void @llvm.assume(i1)
 ; CHECK-SAME: { i32 0, i32 1, i32 5, i32 0, i32 1, i32 1, i32 4, i32 0 }
 ; CHECK-SAME: { i32 0, i32 6, i32 1, i32 1, i32 0, i32 0, i32 0, i32 0 }
 ; CHECK-SAME: { i32 1, i32 7, i32 2, i32 1, i32 1, i32 0, i32 0, i32 8 }
-; Opcodes (LLVM 19): br 2, add 13, getelementptr 34, load 32, icmp 53,
-; ret 1, store 33. The store of a <2 x i32> is flagged vector (1), 2 lanes, 64 bits.
-; CHECK: @__pisa_instrs = private constant [9 x { i8, i8, i16, i16, i16 }]
-; CHECK-SAME: { i8, i8, i16, i16, i16 } { i8 2, i8 0, i16 0, i16 0, i16 0 }, { i8, i8, i16, i16, i16 } { i8 13, i8 0, i16 0, i16 0, i16 0 }, { i8, i8, i16, i16, i16 } { i8 34, i8 0, i16 0, i16 0, i16 0 },
-; CHECK-SAME: { i8, i8, i16, i16, i16 } { i8 32, i8 0, i16 0, i16 0, i16 0 }, { i8, i8, i16, i16, i16 } { i8 53, i8 0, i16 0, i16 0, i16 0 }, { i8, i8, i16, i16, i16 } { i8 2, i8 0, i16 0, i16 0, i16 0 },
-; CHECK-SAME: { i8, i8, i16, i16, i16 } { i8 1, i8 0, i16 0, i16 0, i16 0 }, { i8, i8, i16, i16, i16 } { i8 33, i8 1, i16 2, i16 64, i16 0 }, { i8, i8, i16, i16, i16 } { i8 1, i8 0, i16 0, i16 0, i16 0 }]
+; Instructions: opcode (LLVM 19: br 2, add 13, getelementptr 34, load 32,
+; icmp 53, ret 1, store 33), category (memory 0, int 1, address 5, control
+; 6), value kind (void 0, int 1, ptr 3), flags (1 = vector), lanes, bits.
+; The store of a <2 x i32> is a vector of 2 lanes, 64 bits.
+; CHECK: @__pisa_instrs = private constant [9 x { i8, i8, i8, i8, i16, i16 }]
+; CHECK-SAME: { i8, i8, i8, i8, i16, i16 } { i8 2, i8 6, i8 0, i8 0, i16 0, i16 0 }, { i8, i8, i8, i8, i16, i16 } { i8 13, i8 1, i8 1, i8 0, i16 0, i16 64 }, { i8, i8, i8, i8, i16, i16 } { i8 34, i8 5, i8 3, i8 0, i16 0, i16 64 },
+; CHECK-SAME: { i8, i8, i8, i8, i16, i16 } { i8 32, i8 0, i8 1, i8 0, i16 0, i16 32 }, { i8, i8, i8, i8, i16, i16 } { i8 53, i8 1, i8 1, i8 0, i16 0, i16 1 }, { i8, i8, i8, i8, i16, i16 } { i8 2, i8 6, i8 0, i8 0, i16 0, i16 0 },
+; CHECK-SAME: { i8, i8, i8, i8, i16, i16 } { i8 1, i8 6, i8 0, i8 0, i16 0, i16 0 }, { i8, i8, i8, i8, i16, i16 } { i8 33, i8 0, i8 1, i8 1, i16 2, i16 64 }, { i8, i8, i8, i8, i16, i16 } { i8 1, i8 6, i8 0, i8 0, i16 0, i16 0 }]
+; Sites: the loop load of p[i] (load, strided, 4 bytes, instr 3) and the
+; store through the argument (store, irregular, 8 bytes, instr 7).
 ; CHECK: @__pisa_sites = private constant [2 x { i8, i8, i16, i32, i32, i32, ptr }]
-; CHECK-SAME: { i8 1, i8 0, i16 1, i32 4, i32 3, i32 0, ptr null }
+; CHECK-SAME: { i8 1, i8 1, i16 1, i32 4, i32 3, i32 0, ptr null }
 ; CHECK-SAME: { i8 2, i8 0, i16 1, i32 8, i32 7, i32 0, ptr null }
 ; CHECK: @__pisa_module = internal global {{.*}} { i32 1, i32 2, i32 4, i32 9, i32 2, i32 0, {{.*}} ptr @__pisa_block_base }, section "pisa_modules"
 ; CHECK: @llvm.used = appending global {{.*}} [ptr @__pisa_module]
