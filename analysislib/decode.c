@@ -1,9 +1,18 @@
 /* decode.c: turns a thread's record words back into events and feeds the
- * metrics: block executions, and per access the footprint of the thread and
- * of the function issuing it.  Runs on the thread that wrote the words. */
+ * metrics.  Block executions are counted; each access goes to the footprint
+ * of its function and access class, and into a batch of references that the
+ * reuse-distance engines (one per line size, over the thread's whole
+ * stream) and the per-function entropy and histograms then consume.
+ * Runs on the thread that wrote the words. */
 #include "runtime.h"
 
+#include "reuse.h"
+
 #include <stdlib.h>
+
+_Static_assert(REUSE_COLD == LOCALITY_COLD_BIN &&
+                   REUSE_MAX_BIN + 1 == LOCALITY_FINITE_BINS,
+               "the engine's bins are the histograms' bins");
 
 static int grow_block_counts(struct pisa_thread *t, uint32_t needed) {
   uint32_t cap = t->block_capacity ? t->block_capacity : 1024;
@@ -34,33 +43,121 @@ PISA_HIDDEN struct pisa_fn_state *pisa_fn_state(struct pisa_thread *t,
   return &t->fns[fn];
 }
 
-static struct footprint *fn_footprint(struct pisa_fn_state *s) {
-  if (!s->footprint) {
-    s->footprint = malloc(sizeof *s->footprint);
-    if (s->footprint)
-      footprint_init(s->footprint);
+/* The function's metric state, created at its first access in the thread
+ * for the enabled families; -1 when memory ran out. */
+static int fn_metrics(struct pisa_fn_state *s) {
+  unsigned fam = pisa_config.families;
+  if ((fam & (PISA_FAMILY(FOOTPRINT) | PISA_FAMILY(CLASSES))) &&
+      !s->footprint) {
+    s->footprint = malloc(3 * sizeof *s->footprint);
+    if (!s->footprint)
+      return -1;
+    for (int c = 0; c < 3; c++)
+      footprint_init(&s->footprint[c]);
   }
-  return s->footprint;
+  if ((fam & PISA_FAMILY(ENTROPY)) && !s->entropy) {
+    s->entropy = malloc(sizeof *s->entropy);
+    if (!s->entropy)
+      return -1;
+    entropy_init(s->entropy);
+  }
+  if ((fam & PISA_FAMILY(REUSE)) && !s->reuse) {
+    s->reuse = malloc(sizeof *s->reuse);
+    if (!s->reuse)
+      return -1;
+    histograms_init(s->reuse, pisa_config.line_sizes, pisa_config.n_line_sizes);
+  }
+  return 0;
+}
+
+/* Room for n references, and the reuse engines once. */
+static int batch_reserve(struct pisa_thread *t, size_t n) {
+  struct pisa_batch *b = &t->batch;
+  if ((pisa_config.families & PISA_FAMILY(REUSE)) && !t->reuse[0]) {
+    for (size_t s = 0; s < pisa_config.n_line_sizes; s++) {
+      unsigned shift = (unsigned)__builtin_ctzll(pisa_config.line_sizes[s]);
+      if (!(t->reuse[s] = reuse_new(shift)))
+        return -1;
+    }
+  }
+  if (n <= b->capacity)
+    return 0;
+  uint64_t *addr = realloc(b->addr, n * sizeof *addr);
+  if (addr)
+    b->addr = addr;
+  uint32_t *fn = realloc(b->fn, n * sizeof *fn);
+  if (fn)
+    b->fn = fn;
+  if (!addr || !fn)
+    return -1;
+  for (size_t s = 0; s < pisa_config.n_line_sizes; s++) {
+    uint8_t *bins = realloc(b->bins[s], n);
+    if (!bins)
+      return -1;
+    b->bins[s] = bins;
+  }
+  b->capacity = n;
+  return 0;
+}
+
+static inline void batch_add(struct pisa_batch *b, uint64_t addr, uint32_t fn) {
+  b->addr[b->n] = addr;
+  b->fn[b->n++] = fn;
+}
+
+/* Reuse distances over the thread's stream, then per function (runs of
+ * consecutive references of one function) entropy and histograms. */
+static void consume_batch(struct pisa_thread *t) {
+  struct pisa_batch *b = &t->batch;
+  if (!b->n)
+    return;
+  if (t->reuse[0])
+    for (size_t s = 0; s < pisa_config.n_line_sizes; s++)
+      reuse_batch(t->reuse[s], b->addr, b->n, b->bins[s], NULL);
+  for (size_t first = 0; first < b->n;) {
+    uint32_t fn = b->fn[first];
+    size_t end = first + 1;
+    while (end < b->n && b->fn[end] == fn)
+      end++;
+    struct pisa_fn_state *fs = &t->fns[fn];
+    if (fs->entropy)
+      entropy_add_batch(fs->entropy, b->addr + first, end - first);
+    if (fs->reuse)
+      histograms_add_batch(fs->reuse, (const uint8_t *const *)b->bins, first,
+                           end - first);
+    first = end;
+  }
+  b->n = 0;
 }
 
 /* Decodes a variable-size site whose extra words follow the first one.
  * Returns the number of extra words consumed, or -1 when they are missing. */
-static long decode_wide(struct pisa_fn_state *fs, struct footprint *ffp,
-                        const struct pisa_site *s, uint64_t first,
-                        const uint64_t *more, size_t avail) {
+static long decode_wide(struct pisa_batch *refs, uint32_t fn,
+                        struct pisa_fn_state *fs, const struct pisa_site *s,
+                        uint64_t first, const uint64_t *more, size_t avail) {
+  struct footprint *fp = fs->footprint ? &fs->footprint[s->access_class] : 0;
   switch (s->kind) {
   case PISA_SITE_MEMCPY:
     if (avail < 2)
       return -1;
-    footprint_add(ffp, first, more[1]);   /* destination */
-    footprint_add(ffp, more[0], more[1]); /* source */
+    if (fp) {
+      footprint_add(fp, more[0], more[1]); /* source */
+      footprint_add(fp, first, more[1]);   /* destination */
+    }
+    if (refs) {
+      batch_add(refs, more[0], fn);
+      batch_add(refs, first, fn);
+    }
     fs->dyn_loaded += more[1];
     fs->dyn_stored += more[1];
     return 2;
   case PISA_SITE_MEMSET:
     if (avail < 1)
       return -1;
-    footprint_add(ffp, first, more[0]);
+    if (fp)
+      footprint_add(fp, first, more[0]);
+    if (refs)
+      batch_add(refs, first, fn);
     fs->dyn_stored += more[0];
     return 1;
   default: { /* gather, scatter: one word per lane, 0 when masked off */
@@ -70,11 +167,15 @@ static long decode_wide(struct pisa_fn_state *fs, struct footprint *ffp,
     uint64_t active = 0;
     for (uint32_t l = 0; l < lanes; l++) {
       uint64_t a = l ? more[l - 1] : first;
-      if (a) {
-        footprint_add(ffp, a, s->size);
-        active++;
-      }
+      if (!a)
+        continue;
+      if (fp)
+        footprint_add(fp, a, s->size);
+      if (refs)
+        batch_add(refs, a, fn);
+      active++;
     }
+    fs->lane_refs[s->access_class] += active;
     if (s->kind == PISA_SITE_GATHER)
       fs->dyn_loaded += active * s->size;
     else
@@ -86,16 +187,23 @@ static long decode_wide(struct pisa_fn_state *fs, struct footprint *ffp,
 
 /* Words come in segments: a BLOCK or RESUME header, then one word per
  * fixed-size access of the segment (a tight loop below) or several for a
- * wide one.  Every access goes to the footprint of its function only; the
- * thread's footprint is their union, built when the result is written. */
+ * wide one.  Every access goes to the footprint of its function and class
+ * only; the thread's footprint is their union, built when the result is
+ * written. */
 PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
                              size_t n) {
   uint32_t known = pisa_block_count();
   const struct pisa_gblock *gb =
       t->block < known ? &pisa_blocks[t->block] : NULL;
   struct pisa_fn_state *fs = gb ? pisa_fn_state(t, gb->function) : NULL;
-  struct footprint *ffp = fs ? fn_footprint(fs) : NULL;
   uint32_t site = t->site;
+  struct pisa_batch *refs =
+      (pisa_config.families & (PISA_FAMILY(ENTROPY) | PISA_FAMILY(REUSE))) &&
+              batch_reserve(t, n) == 0
+          ? &t->batch
+          : NULL;
+  if (gb && (!fs || fn_metrics(fs)))
+    gb = NULL;
 
   for (size_t i = 0; i < n;) {
     uint64_t word = w[i];
@@ -126,9 +234,10 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
       }
       if (next != gb) {
         fs = pisa_fn_state(t, next->function);
-        ffp = fs ? fn_footprint(fs) : NULL;
+        if (fs && fn_metrics(fs))
+          fs = NULL;
       }
-      gb = ffp ? next : NULL;
+      gb = fs ? next : NULL;
       continue;
     }
     if (!gb) {
@@ -138,11 +247,16 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
     }
     const struct pisa_site *s = gb->sites + site;
     const struct pisa_site *end = gb->sites + gb->table->n_sites;
+    struct footprint *fps = fs->footprint;
+    uint32_t fn = gb->function;
     for (; s < end && s->kind <= PISA_SITE_RMW && i < n; s++, i++) {
       uint64_t addr = w[i];
       if (addr & PISA_REC_BLOCK)
         break;
-      footprint_add(ffp, addr, s->size);
+      if (fps)
+        footprint_add(&fps[s->access_class], addr, s->size);
+      if (refs)
+        batch_add(refs, addr, fn);
     }
     site = (uint32_t)(s - gb->sites);
     if (i == n || (w[i] & PISA_REC_BLOCK))
@@ -152,7 +266,7 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
       i++;
       continue;
     }
-    long extra = decode_wide(fs, ffp, s, w[i], w + i + 1, n - i - 1);
+    long extra = decode_wide(refs, fn, fs, s, w[i], w + i + 1, n - i - 1);
     if (extra < 0) {
       t->desync++;
       break;
@@ -162,4 +276,35 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
   }
   t->block = gb ? (uint32_t)(gb - pisa_blocks) : UINT32_MAX;
   t->site = site;
+  if (refs)
+    consume_batch(t);
+}
+
+PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
+  for (uint32_t f = 0; f < t->fn_capacity; f++) {
+    struct pisa_fn_state *s = &t->fns[f];
+    if (s->footprint)
+      for (int c = 0; c < 3; c++)
+        footprint_free(&s->footprint[c]);
+    if (s->entropy)
+      entropy_free(s->entropy);
+    free(s->footprint);
+    free(s->entropy);
+    free(s->reuse);
+  }
+  free(t->fns);
+  t->fns = NULL;
+  t->fn_capacity = 0;
+  for (size_t s = 0; s < PISA_MAX_LINE_SIZES; s++) {
+    if (t->reuse[s])
+      reuse_free(t->reuse[s]);
+    t->reuse[s] = NULL;
+    free(t->batch.bins[s]);
+  }
+  free(t->batch.addr);
+  free(t->batch.fn);
+  memset(&t->batch, 0, sizeof t->batch);
+  free(t->block_counts);
+  t->block_counts = NULL;
+  t->block_capacity = 0;
 }

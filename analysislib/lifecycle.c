@@ -48,6 +48,41 @@ static void parse_line_sizes(const char *spec) {
     pisa_config.line_sizes[pisa_config.n_line_sizes++] = b;
 }
 
+/* PISA_METRICS=name,name: the families pisa-char enabled; all when unset. */
+static void parse_families(const char *spec) {
+  static const char *const names[] = {
+#define PISA_FAMILY_NAME(Id, Name) Name,
+      PISA_FAMILIES(PISA_FAMILY_NAME)
+#undef PISA_FAMILY_NAME
+  };
+  pisa_config.families = spec ? 0 : PISA_FAMILIES_ALL;
+  for (const char *p = spec; p && *p;) {
+    size_t len = strcspn(p, ",");
+    unsigned f = 0;
+    while (f < PISA_FAMILY_COUNT &&
+           (strlen(names[f]) != len || strncmp(p, names[f], len)))
+      f++;
+    if (f < PISA_FAMILY_COUNT)
+      pisa_config.families |= 1u << f;
+    else if ((errno = 0) == 0)
+      PISA_ERR("ignoring unknown metric family '%.*s' in PISA_METRICS",
+               (int)len, p);
+    p += len + (p[len] == ',');
+  }
+  if (pisa_config.families & PISA_FAMILY(LOCALITY))
+    pisa_config.families |= PISA_FAMILY(REUSE);
+}
+
+static void parse_entropy_bits(const char *spec) {
+  unsigned bits = 12;
+  if (spec && (sscanf(spec, "%u", &bits) != 1 || bits > ENTROPY_MAX_SHIFT)) {
+    errno = 0;
+    PISA_ERR("ignoring malformed PISA_ENTROPY_BITS=%s", spec);
+    bits = 12;
+  }
+  pisa_config.entropy_bits = bits;
+}
+
 static void on_fatal_signal(int sig) {
   int saved = errno;
   if (!atomic_flag_test_and_set(&result_written)) {
@@ -83,6 +118,8 @@ static void after_fork_child(void) { pisa_threads_after_fork(); }
 static void read_config(void) {
   const char *dir = getenv("PISA_OUTPUT_DIR");
   parse_line_sizes(getenv("PISA_LINE_SIZES"));
+  parse_families(getenv("PISA_METRICS"));
+  parse_entropy_bits(getenv("PISA_ENTROPY_BITS"));
   if (!dir || !*dir)
     return;
   if (strlen(dir) >= sizeof pisa_config.output_dir) {

@@ -149,6 +149,25 @@ uint64_t *__pisa_buffer_refill(uint64_t words);
 }
 #endif
 
+/* ---- Metric families that can be switched off -------------------------
+ * pisa-char --metrics=LIST passes the enabled ones to the runtime as
+ * PISA_METRICS=name,name,...  The instruction mix is always computed. */
+#define PISA_FAMILIES(X)                                                       \
+  X(FOOTPRINT, "footprint")                                                    \
+  X(ENTROPY, "entropy")                                                        \
+  X(REUSE, "reuse")       /* reuse_distance and miss_ratio */                  \
+  X(LOCALITY, "locality") /* spatial_locality; needs reuse */                  \
+  X(CLASSES, "classes")   /* access_classes */
+
+enum pisa_family_bit {
+#define PISA_FAMILY_BIT(Id, Name) PISA_FAMILY_##Id##_BIT,
+  PISA_FAMILIES(PISA_FAMILY_BIT)
+#undef PISA_FAMILY_BIT
+      PISA_FAMILY_COUNT
+};
+#define PISA_FAMILY(Id) (1u << PISA_FAMILY_##Id##_BIT)
+#define PISA_FAMILIES_ALL ((1u << PISA_FAMILY_COUNT) - 1)
+
 /* ---- Opcodes and categories (LLVM 19 numbering) ----------------------- */
 enum pisa_category {
   PISA_CAT_MEMORY,

@@ -1,6 +1,7 @@
 /* report.c: builds the process's raw result (docs/internals.md) from every
- * thread's block counts and footprints, and writes it atomically into
- * PISA_OUTPUT_DIR.  Runs once, at exit or on a fatal signal. */
+ * thread's block counts and per-function metric state, and writes it
+ * atomically into PISA_OUTPUT_DIR.  Runs once, at exit or on a fatal signal.
+ * Thread and process metrics are merges of the per-function ones. */
 #include "runtime.h"
 
 #include <json-c/json.h>
@@ -17,9 +18,14 @@ struct name_count {
 /* The metrics of one thread, one function or the whole process. */
 struct aggregate {
   struct pisa_mix mix;
-  struct footprint footprint;
+  struct footprint class_footprint[3]; /* enum pisa_access_class */
+  uint64_t class_refs[3];
+  struct entropy_counts entropy;
+  struct reuse_histograms reuse;
   struct name_count *external;
 };
+
+static const char *const class_names[3] = {"irregular", "strided", "constant"};
 
 static struct name_count *instrumented_names;
 
@@ -52,23 +58,49 @@ static int by_count_then_name(struct name_count *a, struct name_count *b) {
 }
 
 static void aggregate_init(struct aggregate *a) {
+  memset(a, 0, sizeof *a);
   mix_init(&a->mix);
-  footprint_init(&a->footprint);
-  a->external = NULL;
+  for (int c = 0; c < 3; c++)
+    footprint_init(&a->class_footprint[c]);
+  entropy_init(&a->entropy);
+  histograms_init(&a->reuse, pisa_config.line_sizes, pisa_config.n_line_sizes);
 }
 
 static void aggregate_free(struct aggregate *a) {
   mix_free(&a->mix);
-  footprint_free(&a->footprint);
+  for (int c = 0; c < 3; c++)
+    footprint_free(&a->class_footprint[c]);
+  entropy_free(&a->entropy);
   names_free(&a->external);
 }
 
 static void aggregate_merge(struct aggregate *dst,
                             const struct aggregate *src) {
   mix_merge(&dst->mix, &src->mix);
-  footprint_merge(&dst->footprint, &src->footprint);
+  for (int c = 0; c < 3; c++) {
+    footprint_merge(&dst->class_footprint[c], &src->class_footprint[c]);
+    dst->class_refs[c] += src->class_refs[c];
+  }
+  entropy_merge(&dst->entropy, &src->entropy);
+  histograms_merge(&dst->reuse, &src->reuse);
   for (const struct name_count *e = src->external; e; e = e->hh.next)
     names_add(&dst->external, e->name, e->count);
+}
+
+/* References a site contributes to entropy and reuse distance per
+ * execution; gathers and scatters count their active lanes as decoded. */
+static uint64_t site_refs(const struct pisa_site *site) {
+  switch (site->kind) {
+  case PISA_SITE_LOAD:
+  case PISA_SITE_STORE:
+  case PISA_SITE_RMW:
+  case PISA_SITE_MEMSET:
+    return 1;
+  case PISA_SITE_MEMCPY:
+    return 2;
+  default:
+    return 0;
+  }
 }
 
 /* Adds `count` executions of a block: its static mix and its call sites. */
@@ -83,6 +115,7 @@ static void add_block(struct aggregate *a, const struct pisa_gblock *gb,
   for (uint32_t s = 0; s < b->n_sites; s++) {
     const struct pisa_site *site = &gb->sites[s];
     struct name_count *known;
+    a->class_refs[site->access_class] += site_refs(site) * count;
     switch (site->kind) {
     case PISA_SITE_LOAD:
       m->loads += count;
@@ -116,11 +149,53 @@ static void add_block(struct aggregate *a, const struct pisa_gblock *gb,
   }
 }
 
-static void add_dynamic(struct aggregate *a, const struct pisa_fn_state *fs) {
+/* Adds what a thread measured for a function while decoding. */
+static void add_fn_state(struct aggregate *a, const struct pisa_fn_state *fs) {
   a->mix.bytes_loaded += fs->dyn_loaded;
   a->mix.bytes_stored += fs->dyn_stored;
   if (fs->indirect_external)
     names_add(&a->external, "(indirect)", fs->indirect_external);
+  for (int c = 0; c < 3; c++) {
+    a->class_refs[c] += fs->lane_refs[c];
+    if (fs->footprint)
+      footprint_merge(&a->class_footprint[c], &fs->footprint[c]);
+  }
+  if (fs->entropy)
+    entropy_merge(&a->entropy, fs->entropy);
+  if (fs->reuse)
+    histograms_merge(&a->reuse, fs->reuse);
+}
+
+static double per_access(uint64_t bytes, uint64_t accesses) {
+  return accesses ? (double)bytes / (double)accesses : 0.0;
+}
+
+/* MemGaze's classes: per class accesses, footprint and footprint growth
+ * dF = F / A; overall A_const and dF. */
+static json_object *access_classes_json(const struct aggregate *a,
+                                        uint64_t total_bytes) {
+  json_object *o = json_object_new_object();
+  uint64_t all = 0;
+  for (int c = 0; c < 3; c++) {
+    uint64_t bytes = footprint_bytes(&a->class_footprint[c]);
+    json_object *k = json_object_new_object();
+    json_object_object_add(k, "accesses",
+                           json_object_new_uint64(a->class_refs[c]));
+    json_object_object_add(k, "footprint_bytes", json_object_new_uint64(bytes));
+    json_object_object_add(
+        k, "footprint_growth",
+        json_object_new_double(per_access(bytes, a->class_refs[c])));
+    json_object_object_add(o, class_names[c], k);
+    all += a->class_refs[c];
+  }
+  json_object_object_add(
+      o, "constant_fraction",
+      json_object_new_double(all ? (double)a->class_refs[PISA_CLASS_CONSTANT] /
+                                       (double)all
+                                 : 0.0));
+  json_object_object_add(o, "footprint_growth",
+                         json_object_new_double(per_access(total_bytes, all)));
+  return o;
 }
 
 static json_object *external_json(struct name_count **table) {
@@ -131,17 +206,41 @@ static json_object *external_json(struct name_count **table) {
   return o;
 }
 
-/* Adds the METRICS keys of `a` to the object `o`. */
+static void add_if(json_object *o, const char *key, json_object *value) {
+  if (value)
+    json_object_object_add(o, key, value);
+}
+
+/* Adds the METRICS keys of `a` to the object `o`: the enabled families. */
 static void metrics_json(json_object *o, struct aggregate *a) {
+  unsigned fam = pisa_config.families;
   json_object_object_add(o, "instructions",
                          json_object_new_uint64(mix_instructions(&a->mix)));
   json_object_object_add(o, "instruction_mix", mix_to_json(&a->mix));
   json_object_object_add(o, "memory_accesses", mix_accesses_to_json(&a->mix));
-  json_object_object_add(o, "footprint",
-                         footprint_to_json(&a->footprint,
-                                           pisa_config.line_sizes,
-                                           pisa_config.n_line_sizes));
   json_object_object_add(o, "external_calls", external_json(&a->external));
+  struct footprint all;
+  footprint_init(&all);
+  for (int c = 0; c < 3; c++)
+    footprint_merge(&all, &a->class_footprint[c]);
+  if (fam & PISA_FAMILY(FOOTPRINT))
+    add_if(o, "footprint",
+           footprint_to_json(&all, pisa_config.line_sizes,
+                             pisa_config.n_line_sizes));
+  if (fam & PISA_FAMILY(ENTROPY))
+    add_if(o, "memory_entropy",
+           entropy_to_json(&a->entropy, pisa_config.entropy_bits));
+  if (fam & PISA_FAMILY(REUSE)) {
+    add_if(o, "reuse_distance", reuse_distance_to_json(&a->reuse));
+    add_if(o, "miss_ratio",
+           miss_ratio_to_json(&a->reuse, locality_default_cache_bytes,
+                              LOCALITY_DEFAULT_CACHES));
+  }
+  if (fam & PISA_FAMILY(LOCALITY))
+    add_if(o, "spatial_locality", spatial_locality_to_json(&a->reuse));
+  if (fam & PISA_FAMILY(CLASSES))
+    add_if(o, "access_classes", access_classes_json(a, footprint_bytes(&all)));
+  footprint_free(&all);
 }
 
 static json_object *string_or_null(const char *s) {
@@ -185,14 +284,9 @@ static void aggregate_thread(struct pisa_thread *t, struct aggregate *ta,
   }
   for (uint32_t f = 0; f < t->fn_capacity && f < n_functions; f++) {
     const struct pisa_fn_state *fs = &t->fns[f];
-    add_dynamic(ta, fs);
-    if (fs->footprint)
-      footprint_merge(&ta->footprint, fs->footprint);
-    if (!fns[f])
-      continue;
-    add_dynamic(fns[f], fs);
-    if (fs->footprint)
-      footprint_merge(&fns[f]->footprint, fs->footprint);
+    add_fn_state(ta, fs);
+    if (fns[f])
+      add_fn_state(fns[f], fs);
   }
 }
 
@@ -243,6 +337,26 @@ static json_object *build_result(int complete, int signal) {
     json_object_array_add(sizes,
                           json_object_new_uint64(pisa_config.line_sizes[i]));
   json_object_object_add(config, "line_sizes", sizes);
+  if (pisa_config.families & PISA_FAMILY(ENTROPY))
+    json_object_object_add(config, "entropy_max_shift",
+                           json_object_new_int((int)pisa_config.entropy_bits));
+  if (pisa_config.families & PISA_FAMILY(REUSE)) {
+    json_object *caches = json_object_new_array();
+    for (int c = 0; c < LOCALITY_DEFAULT_CACHES; c++)
+      json_object_array_add(
+          caches, json_object_new_uint64(locality_default_cache_bytes[c]));
+    json_object_object_add(config, "cache_sizes", caches);
+  }
+  static const char *const family_names[] = {
+#define PISA_FAMILY_NAME(Id, Name) Name,
+      PISA_FAMILIES(PISA_FAMILY_NAME)
+#undef PISA_FAMILY_NAME
+  };
+  json_object *families = json_object_new_array();
+  for (unsigned f = 0; f < PISA_FAMILY_COUNT; f++)
+    if (pisa_config.families & (1u << f))
+      json_object_array_add(families, json_object_new_string(family_names[f]));
+  json_object_object_add(config, "metrics", families);
   json_object_object_add(doc, "config", config);
   json_object *totals_obj = json_object_new_object();
   metrics_json(totals_obj, &totals);

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "entropy.h"
 #include "footprint.h"
+#include "locality.h"
 #include "mix.h"
 #include "pisa_abi.h"
 
@@ -28,7 +30,9 @@ PISA_HIDDEN void pisa_report_error(const char *file, int line, int err,
 
 /* ---- configuration (lifecycle.c) ---- */
 struct pisa_config {
-  int active; /* PISA_OUTPUT_DIR set: analyse and write a result */
+  int active;        /* PISA_OUTPUT_DIR set: analyse and write a result */
+  unsigned families; /* PISA_FAMILY() bits from PISA_METRICS */
+  unsigned entropy_bits;
   char output_dir[4096];
   uint64_t line_sizes[PISA_MAX_LINE_SIZES];
   size_t n_line_sizes;
@@ -57,10 +61,24 @@ PISA_HIDDEN uint32_t pisa_function_count(void); /* acquire */
 PISA_HIDDEN void pisa_registry_init(void);
 
 /* ---- per-thread analysis state (thread.c) ---- */
-struct pisa_fn_state {             /* one thread's view of one function */
-  struct footprint *footprint;     /* allocated at its first access */
+struct pisa_fn_state { /* one thread's view of one function */
+  /* Allocated at the function's first access in the thread. */
+  struct footprint *footprint;     /* per access class (3), or NULL */
+  struct entropy_counts *entropy;  /* when the entropy family is on */
+  struct reuse_histograms *reuse;  /* when the reuse family is on */
   uint64_t dyn_loaded, dyn_stored; /* bytes of memcpy/memset/gather/scatter */
+  uint64_t lane_refs[3];           /* active gather/scatter lanes per class */
   uint64_t indirect_external;      /* indirect calls that ran no pisa code */
+};
+
+/* The references of one decoded buffer (one per fixed-size access, two per
+ * memcpy, one per memset, one per active lane), for the metrics that need
+ * them in program order: reuse distance and entropy. */
+struct pisa_batch {
+  size_t n, capacity;
+  uint64_t *addr;
+  uint32_t *fn;                       /* global function id */
+  uint8_t *bins[PISA_MAX_LINE_SIZES]; /* per line size, from the engines */
 };
 
 struct pisa_thread {
@@ -82,6 +100,8 @@ struct pisa_thread {
   uint32_t block_capacity;
   struct pisa_fn_state *fns; /* per function: footprint, dynamic bytes */
   uint32_t fn_capacity;
+  struct reuse_engine *reuse[PISA_MAX_LINE_SIZES]; /* the thread's stream */
+  struct pisa_batch batch;
 };
 
 PISA_HIDDEN struct pisa_thread *pisa_thread_self(void); /* NULL when none */
@@ -96,6 +116,7 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,
                              size_t n);
 PISA_HIDDEN struct pisa_fn_state *pisa_fn_state(struct pisa_thread *t,
                                                 uint32_t fn);
+PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t);
 
 /* ---- result (report.c) ---- */
 PISA_HIDDEN int pisa_write_result(int complete, int signal);

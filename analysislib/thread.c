@@ -127,13 +127,7 @@ PISA_HIDDEN void pisa_threads_after_fork(void) {
     return;
   uint64_t *buffer = t->buffer;
   size_t words = t->buffer_words;
-  free(t->block_counts);
-  for (uint32_t f = 0; f < t->fn_capacity; f++)
-    if (t->fns[f].footprint) {
-      footprint_free(t->fns[f].footprint);
-      free(t->fns[f].footprint);
-    }
-  free(t->fns);
+  pisa_thread_free_metrics(t);
   memset(t, 0, sizeof *t);
   t->buffer = buffer;
   t->buffer_words = words;

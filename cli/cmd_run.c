@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "document.h"
 #include "elfcheck.h"
+#include "pisa_abi.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -25,6 +26,7 @@
 
 #define RUN_FAILED 125 /* the program ran but the analysis failed */
 #define MAX_LINE_SIZE (1u << 20)
+#define MAX_ENTROPY_BITS 40u
 #define DOC_SUFFIX ".pisa.json"
 
 static const char DefaultPath[] = "/usr/local/bin:/usr/bin:/bin";
@@ -33,6 +35,8 @@ struct run_options {
   const char *output;
   int force;
   unsigned line_min, line_max;
+  unsigned entropy_bits;
+  unsigned families; /* PISA_FAMILY() bits */
   const char *keep_raw;
   int quiet;
 };
@@ -47,33 +51,42 @@ struct run_outcome {
 };
 
 static void run_usage(FILE *f) {
-  fputs("usage: pisa-char [run] [options] [--] PROGRAM [ARGS...]\n"
-        "\n"
-        "Runs PROGRAM, built with pisa-cc, with ARGS and writes its\n"
-        "characterization to PROGRAM.pisa.json in the current directory.\n"
-        "Options go before PROGRAM; everything after it is the program's.\n"
-        "PROGRAM without a '/' is searched in PATH. The program's input,\n"
-        "output and exit status are its own.\n"
-        "\n"
-        "Options:\n"
-        "  -o, --output FILE     write the result to FILE\n"
-        "      --force           overwrite existing result files\n"
-        "      --mode MODE       analysis mode: deep (the full metric set,\n"
-        "                        the default); counter is not available yet\n"
-        "      --line-sizes MIN:MAX\n"
-        "                        cache line sizes to analyse, powers of two\n"
-        "                        from 1 to 1048576 (default 8:512)\n"
-        "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
-        "  -q, --quiet           print no summary\n"
-        "  -h, --help            show this help\n"
-        "\n"
-        "Processes that the program forks write PROGRAM.PID.pisa.json next\n"
-        "to the result.\n"
-        "\n"
-        "Exit status: the program's own, 128+N when it died of signal N;\n"
-        "2 for bad usage or a program pisa-char cannot analyse; 125 when\n"
-        "the analysis failed.\n",
-        f);
+  fputs(
+      "usage: pisa-char [run] [options] [--] PROGRAM [ARGS...]\n"
+      "\n"
+      "Runs PROGRAM, built with pisa-cc, with ARGS and writes its\n"
+      "characterization to PROGRAM.pisa.json in the current directory.\n"
+      "Options go before PROGRAM; everything after it is the program's.\n"
+      "PROGRAM without a '/' is searched in PATH. The program's input,\n"
+      "output and exit status are its own.\n"
+      "\n"
+      "Options:\n"
+      "  -o, --output FILE     write the result to FILE\n"
+      "      --force           overwrite existing result files\n"
+      "      --mode MODE       analysis mode: deep (the full metric set,\n"
+      "                        the default); counter is not available yet\n"
+      "      --line-sizes MIN:MAX\n"
+      "                        cache line sizes to analyse, powers of two\n"
+      "                        from 1 to 1048576 (default 8:512)\n"
+      "      --entropy-bits K  memory entropy with 0 to K low address bits\n"
+      "                        cut (default 12, at most 40)\n"
+      "      --metrics LIST    metric families to compute, comma-separated:\n"
+      "                        footprint, entropy, reuse (reuse distance and\n"
+      "                        miss ratios), locality (spatial locality,\n"
+      "                        implies reuse), classes (access classes), all,\n"
+      "                        none; -NAME removes one (default all); the\n"
+      "                        instruction mix is always computed\n"
+      "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
+      "  -q, --quiet           print no summary\n"
+      "  -h, --help            show this help\n"
+      "\n"
+      "Processes that the program forks write PROGRAM.PID.pisa.json next\n"
+      "to the result.\n"
+      "\n"
+      "Exit status: the program's own, 128+N when it died of signal N;\n"
+      "2 for bad usage or a program pisa-char cannot analyse; 125 when\n"
+      "the analysis failed.\n",
+      f);
 }
 
 static _Noreturn void run_usage_error(const char *fmt, const char *arg) {
@@ -110,6 +123,65 @@ static void parse_line_sizes(const char *arg, struct run_options *opt) {
   opt->line_max = (unsigned)max;
 }
 
+static void parse_entropy_bits(const char *arg, struct run_options *opt) {
+  unsigned long k;
+  char *end;
+  if (!parse_decimal(arg, &end, &k) || *end || k > MAX_ENTROPY_BITS)
+    die("--entropy-bits %s: expected a number from 0 to %u", arg,
+        MAX_ENTROPY_BITS);
+  opt->entropy_bits = (unsigned)k;
+}
+
+static const char *const FamilyNames[] = {
+#define PISA_FAMILY_NAME(Id, Name) Name,
+    PISA_FAMILIES(PISA_FAMILY_NAME)
+#undef PISA_FAMILY_NAME
+};
+
+static unsigned family_bit(const char *name, size_t len) {
+  if (len == 3 && !strncmp(name, "all", 3))
+    return PISA_FAMILIES_ALL;
+  if (len == 4 && !strncmp(name, "none", 4))
+    return 0;
+  for (unsigned f = 0; f < PISA_FAMILY_COUNT; f++)
+    if (strlen(FamilyNames[f]) == len && !strncmp(name, FamilyNames[f], len))
+      return 1u << f;
+  die("--metrics: unknown family '%.*s' (expected footprint, entropy, reuse, "
+      "locality, classes, all or none)",
+      (int)len, name);
+}
+
+/* "a,b" selects a and b; "-a" removes a from all; "all,-a" likewise. */
+static void parse_metrics(const char *arg, struct run_options *opt) {
+  unsigned families = arg[0] == '-' ? PISA_FAMILIES_ALL : 0;
+  for (const char *p = arg; *p;) {
+    int remove = *p == '-';
+    const char *name = p + remove;
+    size_t len = strcspn(name, ",");
+    if (!len)
+      die("--metrics %s: empty family name", arg);
+    unsigned bits = family_bit(name, len);
+    if (remove && (bits & PISA_FAMILY(REUSE)))
+      bits |= PISA_FAMILY(LOCALITY); /* locality is computed from reuse */
+    if (!strncmp(name, "none", len) && len == 4)
+      families = 0;
+    families = remove ? families & ~bits : families | bits;
+    p = name + len + (name[len] == ',');
+  }
+  if (families & PISA_FAMILY(LOCALITY))
+    families |= PISA_FAMILY(REUSE);
+  opt->families = families;
+}
+
+/* The enabled families as PISA_METRICS expects them: "name,name". */
+static void families_env(unsigned families, char *buf, size_t n) {
+  buf[0] = '\0';
+  for (unsigned f = 0; f < PISA_FAMILY_COUNT; f++)
+    if (families & (1u << f))
+      snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? "," : "",
+               FamilyNames[f]);
+}
+
 static void parse_mode(const char *mode) {
   if (strcmp(mode, "counter") == 0)
     die("--mode counter is not available yet; use --mode deep");
@@ -117,13 +189,22 @@ static void parse_mode(const char *mode) {
     die("unknown mode '%s' (expected deep)", mode);
 }
 
-enum { OPT_FORCE = 256, OPT_MODE, OPT_LINE_SIZES, OPT_KEEP_RAW };
+enum {
+  OPT_FORCE = 256,
+  OPT_MODE,
+  OPT_LINE_SIZES,
+  OPT_ENTROPY_BITS,
+  OPT_METRICS,
+  OPT_KEEP_RAW
+};
 
 static const struct option RunOptions[] = {
     {"output", required_argument, NULL, 'o'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"mode", required_argument, NULL, OPT_MODE},
     {"line-sizes", required_argument, NULL, OPT_LINE_SIZES},
+    {"entropy-bits", required_argument, NULL, OPT_ENTROPY_BITS},
+    {"metrics", required_argument, NULL, OPT_METRICS},
     {"keep-raw", required_argument, NULL, OPT_KEEP_RAW},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -148,6 +229,12 @@ static int parse_run_options(int argc, char **argv, struct run_options *opt) {
       break;
     case OPT_LINE_SIZES:
       parse_line_sizes(optarg, opt);
+      break;
+    case OPT_ENTROPY_BITS:
+      parse_entropy_bits(optarg, opt);
+      break;
+    case OPT_METRICS:
+      parse_metrics(optarg, opt);
       break;
     case OPT_KEEP_RAW:
       opt->keep_raw = optarg;
@@ -334,11 +421,15 @@ static _Noreturn void exec_program(const char *file, char **argv,
                                    const struct run_options *opt,
                                    const struct run_signals *signals,
                                    int report) {
-  char sizes[32];
+  char sizes[32], bits[16], families[128];
   snprintf(sizes, sizeof sizes, "%u:%u", opt->line_min, opt->line_max);
+  snprintf(bits, sizeof bits, "%u", opt->entropy_bits);
+  families_env(opt->families, families, sizeof families);
   signals_in_child(signals);
   setenv("PISA_OUTPUT_DIR", raw_dir, 1);
   setenv("PISA_LINE_SIZES", sizes, 1);
+  setenv("PISA_ENTROPY_BITS", bits, 1);
+  setenv("PISA_METRICS", families, 1);
   execv(file, argv);
   int err = errno;
   ssize_t written = write(report, &err, sizeof err);
@@ -701,7 +792,10 @@ static void remove_private_dir(const char *dir) {
 }
 
 int cmd_run(int argc, char **argv) {
-  struct run_options opt = {.line_min = 8, .line_max = 512};
+  struct run_options opt = {.line_min = 8,
+                            .line_max = 512,
+                            .entropy_bits = 12,
+                            .families = PISA_FAMILIES_ALL};
   int first = parse_run_options(argc, argv, &opt);
   const char *given = argv[first];
   char *file = find_program(given);

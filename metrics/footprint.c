@@ -399,8 +399,13 @@ static struct json_object *footprint_json(uint64_t bytes,
                            json_object_new_int64((int64_t)blocks[i]));
   }
   json_object_object_add(obj, "blocks", by_size);
-  if (approximate)
+  if (approximate) { /* memory ran out: the counts are lower bounds */
+    struct json_object *bound = json_object_new_object();
+    json_object_object_add(bound, "lower_bound_bytes",
+                           json_object_new_int64((int64_t)bytes));
     json_object_object_add(obj, "approximate", json_object_new_boolean(1));
+    json_object_object_add(obj, "bound", bound);
+  }
   return obj;
 }
 

@@ -49,17 +49,6 @@ void pisa_table_free(void *p, size_t bytes) {
     munmap(p, round_up(bytes, HUGE_PAGE_BYTES));
 }
 
-/* A 64-bit finaliser (xor-shift / multiply rounds): every key bit affects
- * every hash bit, so the low bits used as the index are well mixed. */
-static inline uint64_t u64map_hash(uint64_t key) {
-  key ^= key >> 32;
-  key *= UINT64_C(0xd6e8feb86659fd93);
-  key ^= key >> 32;
-  key *= UINT64_C(0xd6e8feb86659fd93);
-  key ^= key >> 32;
-  return key;
-}
-
 /* The slot holding key, or the empty slot where it belongs.  key != 0 and
  * the table has at least one empty slot. */
 static inline struct u64map_entry *u64map_probe(const struct u64map *m,

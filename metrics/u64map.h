@@ -22,6 +22,24 @@ struct u64map {
   int has_zero;
 };
 
+/* A 64-bit finaliser (xor-shift / multiply rounds): every key bit affects
+ * every hash bit, so the low bits used as the index are well mixed. */
+static inline uint64_t u64map_hash(uint64_t key) {
+  key ^= key >> 32;
+  key *= UINT64_C(0xd6e8feb86659fd93);
+  key ^= key >> 32;
+  key *= UINT64_C(0xd6e8feb86659fd93);
+  key ^= key >> 32;
+  return key;
+}
+
+/* Prefetches the slot where a lookup of key starts, for batched callers
+ * that know their next keys. */
+static inline void u64map_prefetch(const struct u64map *m, uint64_t key) {
+  if (m->capacity)
+    __builtin_prefetch(&m->entries[u64map_hash(key) & (m->capacity - 1)], 1, 1);
+}
+
 void u64map_init(struct u64map *m);
 void u64map_free(struct u64map *m);
 

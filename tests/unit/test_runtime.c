@@ -180,6 +180,20 @@ static void test_totals(void) {
   EXPECT_EQ(num(doc, "totals/instruction_mix/bytes_stored"),
             (4 + COPY_BYTES) * calls);
   EXPECT_EQ(num(doc, "totals/instruction_mix/phi"), calls);
+  /* References for entropy and reuse distance: per call 2 loads, 1 store
+   * and the memcpy's source and destination; all sites are irregular. */
+  EXPECT_EQ(num(doc, "totals/access_classes/irregular/accesses"),
+            5 * calls + WIDE_SITES);
+  EXPECT_EQ(num(doc, "totals/access_classes/constant/accesses"), 0);
+  EXPECT(get(doc, "totals/memory_entropy/12") != NULL);
+  EXPECT(get(doc, "totals/memory_entropy/13") == NULL);
+  /* Every reference is counted once in each line size's histogram. */
+  json_object *h = get(doc, "totals/reuse_distance/0");
+  uint64_t refs = num(h, "cold");
+  json_object *bins = get(h, "bins");
+  for (size_t i = 0; i < json_object_array_length(bins); i++)
+    refs += (uint64_t)json_object_get_int64(json_object_array_get_idx(bins, i));
+  EXPECT_EQ(refs, 5 * calls + WIDE_SITES);
   /* beta is instrumented, so only the indirect call is external. */
   EXPECT(get(doc, "totals/external_calls/beta") == NULL);
   EXPECT_EQ(num(doc, "totals/external_calls/(indirect)"), calls);

@@ -1,0 +1,186 @@
+/* entropy.c: memory entropy of entropy.h.  Accesses only count per start
+ * address; when the run ends the distinct addresses are sorted once and
+ * H_k for every k comes from one merging pass per k over the sorted list. */
+#include "entropy.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Accesses between a slot's prefetch and its update: enough to overlap a
+ * few DRAM misses (measured: 42 ns per access to a 10^7-address table
+ * without, 24 ns at 8, 18 ns at 16), few enough that the lines stay in L1. */
+#define PREFETCH_DISTANCE 16
+/* c * log2(c) comes from a table below this count (most counts are small),
+ * from log2l above it. */
+#define XLOGX_TABLE 1024
+
+struct address_count {
+  uint64_t addr;
+  uint64_t count;
+};
+
+void entropy_init(struct entropy_counts *e) {
+  memset(e, 0, sizeof(*e));
+  u64map_init(&e->counts);
+}
+
+void entropy_free(struct entropy_counts *e) {
+  u64map_free(&e->counts);
+  entropy_init(e);
+}
+
+void entropy_add_batch(struct entropy_counts *e, const uint64_t *addrs,
+                       size_t n) {
+  size_t ahead = n < PREFETCH_DISTANCE ? n : PREFETCH_DISTANCE;
+  for (size_t i = 0; i < ahead; i++)
+    u64map_prefetch(&e->counts, addrs[i]);
+  for (size_t i = 0; i < n; i++) {
+    if (i + PREFETCH_DISTANCE < n)
+      u64map_prefetch(&e->counts, addrs[i + PREFETCH_DISTANCE]);
+    uint64_t *count = u64map_slot(&e->counts, addrs[i]);
+    if (!count) {
+      e->out_of_memory = 1;
+      continue;
+    }
+    ++*count;
+    e->accesses++;
+  }
+}
+
+void entropy_merge(struct entropy_counts *dst,
+                   const struct entropy_counts *src) {
+  size_t iter = 0;
+  uint64_t addr, count;
+  if (u64map_reserve(&dst->counts, u64map_count(&dst->counts) +
+                                       u64map_count(&src->counts)) != 0)
+    dst->out_of_memory = 1; /* try anyway: most addresses may be shared */
+  while (u64map_next(&src->counts, &iter, &addr, &count)) {
+    uint64_t *slot = u64map_slot(&dst->counts, addr);
+    if (!slot) {
+      dst->out_of_memory = 1;
+      continue;
+    }
+    *slot += count;
+    dst->accesses += count;
+  }
+  dst->out_of_memory |= src->out_of_memory;
+}
+
+/* LSD radix sort by address bytes, skipping bytes equal in every address
+ * (the high bytes of user-space addresses are). */
+static void sort_by_address(struct address_count *items,
+                            struct address_count *tmp, size_t n) {
+  uint64_t varying = 0;
+  for (size_t i = 1; i < n; i++)
+    varying |= items[i].addr ^ items[0].addr;
+  for (unsigned shift = 0; shift < 64; shift += 8) {
+    if (((varying >> shift) & 0xff) == 0)
+      continue;
+    size_t start[257] = {0};
+    for (size_t i = 0; i < n; i++)
+      start[((items[i].addr >> shift) & 0xff) + 1]++;
+    for (unsigned d = 1; d <= 256; d++)
+      start[d] += start[d - 1];
+    for (size_t i = 0; i < n; i++)
+      tmp[start[(items[i].addr >> shift) & 0xff]++] = items[i];
+    memcpy(items, tmp, n * sizeof(*items));
+  }
+}
+
+/* The (address, count) pairs of e in increasing address order (malloc'd),
+ * or NULL when out of memory. */
+static struct address_count *sorted_counts(const struct entropy_counts *e,
+                                           size_t *n) {
+  size_t m = u64map_count(&e->counts), iter = 0;
+  struct address_count *items = malloc((m ? m : 1) * sizeof(*items));
+  struct address_count *tmp = malloc((m ? m : 1) * sizeof(*tmp));
+  if (!items || !tmp) {
+    free(items);
+    free(tmp);
+    return NULL;
+  }
+  *n = 0;
+  while (u64map_next(&e->counts, &iter, &items[*n].addr, &items[*n].count))
+    ++*n;
+  sort_by_address(items, tmp, *n);
+  free(tmp);
+  return items;
+}
+
+static long double xlogx(const long double *table, uint64_t c) {
+  return c < XLOGX_TABLE ? table[c] : (long double)c * log2l((long double)c);
+}
+
+/* H = log2 N - (1/N) sum c log2 c over the groups' counts c, with the sum
+ * compensated (Neumaier) so that long lists lose no precision. */
+static double entropy_of(const struct address_count *groups, size_t m,
+                         uint64_t total, const long double *table) {
+  if (m <= 1 || total == 0)
+    return 0.0;
+  long double sum = 0.0L, lost = 0.0L;
+  for (size_t i = 0; i < m; i++) {
+    long double term = xlogx(table, groups[i].count), next = sum + term;
+    lost +=
+        fabsl(sum) >= fabsl(term) ? (sum - next) + term : (term - next) + sum;
+    sum = next;
+  }
+  long double h = log2l((long double)total) - (sum + lost) / (long double)total;
+  return h < 0.0L ? 0.0 : (double)h;
+}
+
+/* Merges neighbours that agree in addr >> shift (the list is sorted, so
+ * they are adjacent) and returns the new length. */
+static size_t merge_groups(struct address_count *groups, size_t m,
+                           unsigned shift) {
+  size_t kept = 0;
+  for (size_t i = 0; i < m; i++) {
+    if (kept > 0 && groups[kept - 1].addr >> shift == groups[i].addr >> shift)
+      groups[kept - 1].count += groups[i].count;
+    else
+      groups[kept++] = groups[i];
+  }
+  return kept;
+}
+
+int entropy_compute(const struct entropy_counts *e, unsigned max_shift,
+                    double *h) {
+  memset(h, 0, (max_shift + 1) * sizeof(*h));
+  size_t m = 0;
+  struct address_count *groups = sorted_counts(e, &m);
+  long double *table = malloc(XLOGX_TABLE * sizeof(*table));
+  if (!groups || !table) {
+    free(groups);
+    free(table);
+    return -1;
+  }
+  table[0] = 0.0L;
+  for (unsigned c = 1; c < XLOGX_TABLE; c++)
+    table[c] = (long double)c * log2l((long double)c);
+  for (unsigned k = 0; k <= max_shift && m > 1; k++) {
+    if (k > 0)
+      m = merge_groups(groups, m, k);
+    h[k] = entropy_of(groups, m, e->accesses, table);
+  }
+  free(groups);
+  free(table);
+  return 0;
+}
+
+struct json_object *entropy_to_json(const struct entropy_counts *e,
+                                    unsigned max_shift) {
+  double h[ENTROPY_MAX_SHIFT + 1];
+  if (max_shift > ENTROPY_MAX_SHIFT || entropy_compute(e, max_shift, h) != 0)
+    return NULL;
+  struct json_object *array = json_object_new_array_ext((int)max_shift + 1);
+  if (!array)
+    return NULL;
+  for (unsigned k = 0; k <= max_shift; k++)
+    json_object_array_add(array, json_object_new_double(h[k]));
+  return array;
+}
+
+size_t entropy_memory_bytes(const struct entropy_counts *e) {
+  return sizeof(*e) - sizeof(e->counts) + u64map_bytes(&e->counts);
+}

@@ -1,0 +1,51 @@
+/* entropy.h: memory entropy (METRICS.md "Memory entropy"): the Shannon
+ * entropy of the access start addresses with k low bits cut, H_k for
+ * k = 0..K, from one exact count per distinct start address. */
+#ifndef PISA_METRICS_ENTROPY_H
+#define PISA_METRICS_ENTROPY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "u64map.h"
+
+struct json_object;
+
+/* The largest K: H_k is defined for k = 0..63. */
+#define ENTROPY_MAX_SHIFT 63
+
+struct entropy_counts {
+  struct u64map counts; /* start address -> accesses */
+  uint64_t accesses;    /* N: the sum of the counts */
+  int out_of_memory;    /* some accesses were dropped: counts are partial */
+};
+
+void entropy_init(struct entropy_counts *e);
+void entropy_free(struct entropy_counts *e);
+
+/* Counts one access at each of addrs[0..n-1] (start addresses).  The map's
+ * slots are prefetched a few accesses ahead, so a batch of accesses to a
+ * large, cold table overlaps its cache misses. */
+void entropy_add_batch(struct entropy_counts *e, const uint64_t *addrs,
+                       size_t n);
+
+/* dst counts every access of src as well (the counts add). */
+void entropy_merge(struct entropy_counts *dst,
+                   const struct entropy_counts *src);
+
+/* h[k] = H_k in bits for k = 0..max_shift (max_shift <= ENTROPY_MAX_SHIFT):
+ * the entropy of the distribution of addr >> k over all accesses; 0 when
+ * there are none.  One sort of the distinct addresses, then one pass per k.
+ * Returns 0, or -1 when out of memory (h is then all zero). */
+int entropy_compute(const struct entropy_counts *e, unsigned max_shift,
+                    double *h);
+
+/* The `memory_entropy` array [H_0, ..., H_max_shift]; NULL when out of
+ * memory or max_shift > ENTROPY_MAX_SHIFT. */
+struct json_object *entropy_to_json(const struct entropy_counts *e,
+                                    unsigned max_shift);
+
+/* Bytes of memory held by e, the struct included. */
+size_t entropy_memory_bytes(const struct entropy_counts *e);
+
+#endif /* PISA_METRICS_ENTROPY_H */

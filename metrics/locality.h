@@ -1,0 +1,101 @@
+/* locality.h: what METRICS.md derives from reuse distances: the histogram
+ * per line size ("Reuse distance"), the spatial locality score of each pair
+ * of line sizes (b, 2b) and its strict variant, and LRU cache miss ratios,
+ * from the per-access bins computed by the reuse-distance engine. */
+#ifndef PISA_METRICS_LOCALITY_H
+#define PISA_METRICS_LOCALITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct json_object;
+
+#define LOCALITY_MAX_SIZES 24   /* line sizes per histogram set */
+#define LOCALITY_FINITE_BINS 48 /* bin 0: distance 0; i: [2^(i-1), 2^i) */
+#define LOCALITY_COLD_INDEX 48  /* counts[s][48]: first references */
+#define LOCALITY_BINS 49
+/* The bin the engine gives a first reference (REUSE_COLD in reuse.h).  It
+ * compares above every finite bin, as the score's ranking wants. */
+#define LOCALITY_COLD_BIN 255
+/* METRICS.md: miss ratios come from the 64-byte histogram. */
+#define LOCALITY_MISS_LINE_BYTES 64
+#define LOCALITY_DEFAULT_CACHES 3
+/* 32 KiB, 1 MiB, 32 MiB */
+extern const uint64_t locality_default_cache_bytes[LOCALITY_DEFAULT_CACHES];
+
+/* Pair s is (line_bytes[s], line_bytes[s + 1]) when the second is twice
+ * the first.  Its score needs only two counts, not the joint distribution
+ * of (bin at b, bin at 2b): S_k = sum_i p_b(i) sum_{j<i} p_ij
+ * = sum_i sum_{j<i} n_ij / N, the fraction of accesses whose bin drops.
+ * 9976 bytes, no pointers: embeddable, copyable, zeroed by init. */
+struct reuse_histograms {
+  size_t n_sizes;
+  uint64_t line_bytes[LOCALITY_MAX_SIZES]; /* increasing powers of two */
+  uint64_t counts[LOCALITY_MAX_SIZES][LOCALITY_BINS];
+  uint64_t drops[LOCALITY_MAX_SIZES - 1];        /* bin at 2b < bin at b */
+  uint64_t strict_drops[LOCALITY_MAX_SIZES - 1]; /* by two bins or more,
+                                                    or cold to finite */
+};
+
+/* Empty histograms for n_sizes line sizes (increasing powers of two).
+ * Returns 0, or -1 (and no sizes) when n_sizes > LOCALITY_MAX_SIZES or the
+ * sizes are not increasing powers of two. */
+int histograms_init(struct reuse_histograms *h, const uint64_t *line_bytes,
+                    size_t n_sizes);
+
+/* Adds accesses first..first+n-1 of a batch: bins[s][i] is the bin of
+ * access i at line size s (0..47, or LOCALITY_COLD_BIN; anything above 47
+ * counts as cold).  No allocation; a batch can be split into runs (of one
+ * function's accesses, say) by first and n. */
+void histograms_add_batch(struct reuse_histograms *h,
+                          const uint8_t *const *bins, size_t first, size_t n);
+
+/* dst += src.  Returns -1 (and leaves dst alone) when the line sizes
+ * differ. */
+int histograms_merge(struct reuse_histograms *dst,
+                     const struct reuse_histograms *src);
+
+/* Accesses counted (the same at every line size). */
+uint64_t histograms_accesses(const struct reuse_histograms *h);
+
+/* Per pair (b, 2b), numbered k = 1..n_pairs from the smallest b:
+ * score[k-1] = S_k, strict[k-1] its strict variant; slq and slq_strict
+ * weigh pair k with 2^-k.  All 0 without accesses or pairs. */
+struct spatial_locality {
+  size_t n_pairs;
+  uint64_t line_bytes[LOCALITY_MAX_SIZES - 1]; /* b of each pair */
+  double score[LOCALITY_MAX_SIZES - 1];
+  double strict[LOCALITY_MAX_SIZES - 1];
+  double slq, slq_strict;
+};
+void spatial_locality_compute(const struct reuse_histograms *h,
+                              struct spatial_locality *out);
+
+/* Miss ratio of a fully associative LRU cache of cache_bytes with
+ * line_bytes lines (an analysed size): the accesses with reuse distance
+ * >= cache_bytes / line_bytes, cold ones included, over all accesses (0
+ * without accesses).  Exact when cache_bytes / line_bytes is 0 or a power
+ * of two.  Otherwise one bin straddles the capacity: *low and *high get
+ * the ratios with none and all of it missing, and the result assumes its
+ * distances are spread evenly.  -1 when line_bytes is not analysed. */
+double histograms_miss_ratio(const struct reuse_histograms *h,
+                             uint64_t cache_bytes, uint64_t line_bytes,
+                             double *low, double *high);
+
+/* The `reuse_distance` array: [{"line_bytes", "cold", "bins"}] per line
+ * size, trailing zero bins left out.  NULL without line sizes or memory. */
+struct json_object *reuse_distance_to_json(const struct reuse_histograms *h);
+
+/* The `spatial_locality` object {"score", "score_strict", "pairs":
+ * [{"line_bytes", "score", "strict"}]}.  NULL without a pair (b, 2b) or
+ * memory. */
+struct json_object *spatial_locality_to_json(const struct reuse_histograms *h);
+
+/* The `miss_ratio` array for the n caches of cache_bytes[] (>= 1) at
+ * 64-byte lines; entries that are not exact carry "approximate": true and
+ * "bound": {"ratio_low", "ratio_high"}.  NULL when 64 is not an analysed
+ * line size, n is 0, or out of memory. */
+struct json_object *miss_ratio_to_json(const struct reuse_histograms *h,
+                                       const uint64_t *cache_bytes, size_t n);
+
+#endif /* PISA_METRICS_LOCALITY_H */

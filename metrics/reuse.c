@@ -1,0 +1,686 @@
+/* reuse.c: exact LRU stack distance per reference at one line size.  A hash
+ * table keeps each block's latest time stamp, a bitmap over stamps with a
+ * high-fanout counting index counts the stamps still live after a given
+ * one, and a software pipeline over each batch overlaps their cache misses. */
+#include "reuse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "u64map.h"
+
+/* ---- Tuning (bench/micro_reuse.c measures these) ---------------------- */
+
+enum {
+  CHUNK = 4096,    /* references per pipeline run (the scratch list) */
+  PIPE_GROUP = 12, /* references per pipeline step */
+  RING = 64,       /* a power of two: the pipeline holds up to 3 groups */
+};
+_Static_assert(RING >= 3 * PIPE_GROUP, "the rings hold three groups");
+
+/* The table grows by half when it is 80 % full; if it cannot, it fills up
+ * to 31/32 before the engine forgets its history. */
+#define TABLE_MAX_LOAD_PERCENT 80
+/* After a compaction the stamp range is at least this many times the live
+ * blocks, so compactions cost O(1) per reference amortised. */
+#define STAMPS_PER_LIVE 4
+
+/* ---- Block table: block -> latest stamp ------------------------------- */
+
+/* One cache line: five keys and their stamps.  Slots fill in order and are
+ * never removed, so slots [0, fill) are used; linear probing moves on to the
+ * next bucket only when a bucket is full. */
+#define BUCKET_SLOTS 5
+struct bucket {
+  uint64_t key[BUCKET_SLOTS];
+  uint32_t stamp[BUCKET_SLOTS];
+  uint32_t fill;
+};
+_Static_assert(sizeof(struct bucket) == 64, "a bucket is one cache line");
+
+struct block_table {
+  struct bucket *buckets;
+  size_t nbuckets; /* 4 to 2^32 - 1: the home bucket is a multiply-shift */
+  size_t used;     /* keys */
+  size_t limit;    /* grow before inserting beyond this */
+};
+
+#define MAX_BUCKETS ((uint64_t)1 << 32)
+
+/* table_exchange's answer when there is no room for a new block */
+#define TABLE_FULL UINT32_MAX
+
+/* ---- Stamp index: bitmap over stamps, prefix counts over it ----------- */
+
+/* Level 1 cuts the stamps into 512-bit lines, 32 lines to a group; each
+ * upper level groups 16 entries of the level below.  An entry holds the set
+ * bits in its group before it (uint16 on level 1, uint32 above), so a rank
+ * is the set bits before the stamp in its line plus one entry per level,
+ * and clearing a bit adds -1 to the later entries of one 64-byte group per
+ * level.  Entries are exact only up to the newest stamp (the tail): setting
+ * the tail's bit changes none, and the tail fills in each entry it reaches. */
+#define LINE_SHIFT 9
+#define GROUP_SHIFT 14 /* 32 lines */
+#define UPPER_FANOUT_SHIFT 4
+#define UPPER_FANOUT (1 << UPPER_FANOUT_SHIFT)
+#define MAX_UPPER 5
+#define MIN_CAPACITY ((uint64_t)1 << GROUP_SHIFT)
+/* stamps fit in 32 bits and UINT32_MAX stays free for TABLE_FULL */
+#define MAX_CAPACITY (((uint64_t)1 << 32) - MIN_CAPACITY)
+
+struct stamp_index {
+  uint64_t capacity;          /* stamps, a multiple of MIN_CAPACITY */
+  uint64_t tail;              /* the newest set stamp (0: none) */
+  uint64_t *words;            /* bit s: stamp s is some block's latest */
+  uint16_t *lines;            /* level 1 */
+  uint32_t *upper[MAX_UPPER]; /* upper[k]: entries of 2^(14+4k) stamps */
+  unsigned nupper;
+  void *memory;
+  size_t bytes;
+};
+
+/* ---- The engine --------------------------------------------------------- */
+
+struct reuse_engine {
+  unsigned shift;
+  uint32_t gap; /* clock advance per stamp: 1, or more in tests */
+  int out_of_memory;
+  int have_last;
+  uint64_t last_block; /* the block of the latest reference */
+  uint64_t clock;      /* the latest stamp handed out */
+  uint64_t live;       /* set bits in the index */
+  uint64_t distinct;   /* cold references */
+  /* reuse_batch's implementation for this CPU */
+  void (*batch)(struct reuse_engine *e, const uint64_t *addrs, size_t n,
+                uint8_t *bins, uint64_t *distances);
+  struct block_table table;
+  struct stamp_index index;
+  /* the pipeline's rings: after fetch, after lookup */
+  struct fetched {
+    uint64_t block, hash;
+  } fetched[RING];
+  struct looked_up {
+    uint32_t prev, stamp, out;
+  } looked_up[RING];
+  uint32_t list[CHUNK]; /* positions of the references that are no repeat */
+};
+
+/* The output of one pipeline run. */
+struct pipe {
+  uint8_t *bins;
+  uint64_t *distances;
+  size_t counted; /* references through the count stage */
+  void (*compact)(struct reuse_engine *e); /* compact() for this CPU */
+};
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+static size_t round_up(size_t n, size_t multiple) {
+  return (n + multiple - 1) / multiple * multiple;
+}
+
+/* What pisa_table_alloc really maps for bytes. */
+static size_t mapped_bytes(size_t bytes) {
+  const size_t huge = (size_t)2 << 20;
+  return bytes >= huge - 4096 ? round_up(bytes, huge) : round_up(bytes, 64);
+}
+
+/* ---- Block table ----------------------------------------------------------
+ */
+
+/* A multiplicative hash after folding the high half in: the top bits, which
+ * pick the bucket, depend on every bit of the block. */
+ALWAYS_INLINE uint64_t block_hash(uint64_t block) {
+  return (block ^ (block >> 29)) * UINT64_C(0xbf58476d1ce4e5b9);
+}
+
+/* The top 32 bits of the hash scaled to the table (nbuckets < 2^32):
+ * monotonic in the hash, so a rehash fills the new table in order. */
+ALWAYS_INLINE struct bucket *home_bucket(const struct block_table *t,
+                                         uint64_t hash) {
+  return &t->buckets[(size_t)(((hash >> 32) * t->nbuckets) >> 32)];
+}
+
+ALWAYS_INLINE struct bucket *next_bucket(const struct block_table *t,
+                                         struct bucket *b) {
+  return ++b == t->buckets + t->nbuckets ? t->buckets : b;
+}
+
+/* Bit s set when used slot s holds key. */
+ALWAYS_INLINE unsigned bucket_match(const struct bucket *b, uint64_t key) {
+  unsigned match = 0;
+  for (unsigned s = 0; s < BUCKET_SLOTS; s++)
+    match |= (unsigned)(b->key[s] == key) << s;
+  return match & ((1u << b->fill) - 1);
+}
+
+static struct bucket *free_bucket(const struct block_table *t, uint64_t hash) {
+  struct bucket *b = home_bucket(t, hash);
+  while (b->fill == BUCKET_SLOTS)
+    b = next_bucket(t, b);
+  return b;
+}
+
+static void bucket_append(struct bucket *b, uint64_t key, uint32_t stamp) {
+  b->key[b->fill] = key;
+  b->stamp[b->fill] = stamp;
+  b->fill++;
+}
+
+static int table_init(struct block_table *t, size_t nbuckets) {
+  t->buckets = pisa_table_alloc(nbuckets * sizeof(struct bucket));
+  if (!t->buckets)
+    return -1;
+  t->nbuckets = nbuckets;
+  t->used = 0;
+  t->limit = nbuckets * BUCKET_SLOTS * TABLE_MAX_LOAD_PERCENT / 100;
+  return 0;
+}
+
+static void table_free(struct block_table *t) {
+  pisa_table_free(t->buckets, t->nbuckets * sizeof(struct bucket));
+  t->buckets = NULL;
+}
+
+/* Moves every key into a table of nbuckets.  Old buckets are in nearly
+ * increasing hash order and home buckets are monotonic in the hash, so the
+ * new table fills front to back, without random misses. */
+static int table_resize(struct block_table *t, size_t nbuckets) {
+  struct block_table bigger;
+  if (table_init(&bigger, nbuckets) != 0)
+    return -1;
+  for (size_t i = 0; i < t->nbuckets; i++) {
+    const struct bucket *old = &t->buckets[i];
+    for (unsigned s = 0; s < old->fill; s++)
+      bucket_append(free_bucket(&bigger, block_hash(old->key[s])), old->key[s],
+                    old->stamp[s]);
+  }
+  bigger.used = t->used;
+  table_free(t);
+  *t = bigger;
+  return 0;
+}
+
+/* Room for one more key: grow, or else fill beyond the normal load.  -1
+ * when the table is as full as it may get. */
+static __attribute__((noinline)) int table_make_room(struct reuse_engine *e) {
+  struct block_table *t = &e->table;
+  size_t grown = t->nbuckets + t->nbuckets / 2;
+  if (grown < MAX_BUCKETS && table_resize(t, grown) == 0)
+    return 0;
+  e->out_of_memory = 1;
+  size_t slots = t->nbuckets * BUCKET_SLOTS;
+  t->limit = slots - slots / 32 - 1;
+  return t->used < t->limit ? 0 : -1;
+}
+
+/* Records stamp as block's latest and returns the previous one (0 for a new
+ * block), or TABLE_FULL when a new block finds no room. */
+ALWAYS_INLINE uint32_t table_exchange(struct reuse_engine *e, uint64_t block,
+                                      uint64_t hash, uint32_t stamp) {
+  struct block_table *t = &e->table;
+  struct bucket *b = home_bucket(t, hash);
+  for (;;) {
+    unsigned match = bucket_match(b, block);
+    if (match) {
+      unsigned s = (unsigned)__builtin_ctz(match);
+      uint32_t prev = b->stamp[s];
+      b->stamp[s] = stamp;
+      return prev;
+    }
+    if (b->fill < BUCKET_SLOTS)
+      break;
+    b = next_bucket(t, b);
+  }
+  if (t->used >= t->limit) {
+    if (table_make_room(e) != 0)
+      return TABLE_FULL;
+    b = free_bucket(t, hash);
+  }
+  bucket_append(b, block, stamp);
+  t->used++;
+  return 0;
+}
+
+/* ---- Stamp index ----------------------------------------------------------
+ */
+
+/* 16-byte vectors: SSE2 and NEON have them natively, so every build
+ * compiles the lane-wise group updates to a few vector instructions. */
+typedef int16_t lanes16 __attribute__((vector_size(16)));
+typedef int32_t lanes32 __attribute__((vector_size(16)));
+
+/* Adds -1 to the entries after entry k of a 64-byte group of 32 uint16. */
+ALWAYS_INLINE void line_group_clear(uint16_t *group, unsigned k) {
+  const lanes16 lane = {0, 1, 2, 3, 4, 5, 6, 7};
+  lanes16 *v = (lanes16 *)group;
+  for (int i = 0; i < 4; i++)
+    v[i] += (lanes16)(lane + (int16_t)(8 * i) > (lanes16){0} + (int16_t)k);
+}
+
+/* Adds -1 to the entries after entry k of a 64-byte group of 16 uint32. */
+ALWAYS_INLINE void upper_group_clear(uint32_t *group, unsigned k) {
+  const lanes32 lane = {0, 1, 2, 3};
+  lanes32 *v = (lanes32 *)group;
+  for (int i = 0; i < 4; i++)
+    v[i] += (lanes32)(lane + 4 * i > (lanes32){0} + (int32_t)k);
+}
+
+ALWAYS_INLINE unsigned upper_shift(unsigned k) {
+  return GROUP_SHIFT + UPPER_FANOUT_SHIFT * k;
+}
+
+/* Set bits before stamp p within p's line. */
+ALWAYS_INLINE uint32_t line_bits_before(const uint64_t *words, uint64_t p) {
+  const uint64_t *line = words + ((p >> 6) & ~(uint64_t)7);
+  unsigned w = (unsigned)(p >> 6) & 7;
+  uint32_t before[8], n = 0;
+  for (unsigned i = 0; i < 8; i++) {
+    before[i] = n;
+    n += (uint32_t)__builtin_popcountll(line[i]);
+  }
+  uint64_t partial = line[w] & ((UINT64_C(1) << (p & 63)) - 1);
+  return before[w] + (uint32_t)__builtin_popcountll(partial);
+}
+
+static uint32_t line_bits(const uint64_t *words, uint64_t line) {
+  uint32_t n = 0;
+  for (unsigned i = 0; i < 8; i++)
+    n += (uint32_t)__builtin_popcountll(words[8 * line + i]);
+  return n;
+}
+
+/* Set bits below stamp p (p <= tail). */
+ALWAYS_INLINE uint64_t index_rank(const struct stamp_index *x, uint64_t p) {
+  uint64_t n = line_bits_before(x->words, p) + x->lines[p >> LINE_SHIFT];
+  for (unsigned k = 0; k < x->nupper; k++)
+    n += x->upper[k][p >> upper_shift(k)];
+  return n;
+}
+
+/* Clears the bit of stamp p (p <= tail). */
+ALWAYS_INLINE void index_clear(struct stamp_index *x, uint64_t p) {
+  x->words[p >> 6] &= ~(UINT64_C(1) << (p & 63));
+  uint64_t l = p >> LINE_SHIFT;
+  line_group_clear(x->lines + (l & ~(uint64_t)31), (unsigned)l & 31);
+  for (unsigned k = 0; k < x->nupper; k++) {
+    uint64_t i = p >> upper_shift(k);
+    upper_group_clear(x->upper[k] + (i & ~(uint64_t)(UPPER_FANOUT - 1)),
+                      (unsigned)i & (UPPER_FANOUT - 1));
+  }
+}
+
+/* Set bits in upper entry i of level k, whose lower entries are exact: the
+ * last child's entry plus its own bits, down to the last line. */
+static uint32_t upper_bits(const struct stamp_index *x, unsigned k,
+                           uint64_t i) {
+  uint64_t last = ((i + 1) << upper_shift(k)) - 1;
+  uint32_t n =
+      x->lines[last >> LINE_SHIFT] + line_bits(x->words, last >> LINE_SHIFT);
+  for (unsigned j = 0; j < k; j++)
+    n += x->upper[j][last >> upper_shift(j)];
+  return n;
+}
+
+/* Fills in the entries after the tail's up to those of stamp to, level by
+ * level from the bottom (an entry needs the one before it and that one's
+ * children). */
+static void index_extend(struct stamp_index *x, uint64_t to) {
+  for (uint64_t l = (x->tail >> LINE_SHIFT) + 1; l <= to >> LINE_SHIFT; l++)
+    x->lines[l] =
+        l & 31 ? (uint16_t)(x->lines[l - 1] + line_bits(x->words, l - 1)) : 0;
+  for (unsigned k = 0; k < x->nupper; k++) {
+    unsigned shift = upper_shift(k);
+    for (uint64_t i = (x->tail >> shift) + 1; i <= to >> shift; i++)
+      x->upper[k][i] = i & (UPPER_FANOUT - 1)
+                           ? x->upper[k][i - 1] + upper_bits(x, k, i - 1)
+                           : 0;
+  }
+}
+
+/* Sets the bit of stamp s, newer than every set one. */
+ALWAYS_INLINE void index_append(struct stamp_index *x, uint64_t s) {
+  if ((s >> LINE_SHIFT) != (x->tail >> LINE_SHIFT))
+    index_extend(x, s);
+  x->tail = s;
+  x->words[s >> 6] |= UINT64_C(1) << (s & 63);
+}
+
+/* An empty index for capacity stamps, in one allocation. */
+static int index_init(struct stamp_index *x, uint64_t capacity) {
+  size_t words_bytes = (size_t)(capacity / 8);
+  size_t lines_bytes = (size_t)(capacity >> LINE_SHIFT) * sizeof(uint16_t);
+  size_t upper_bytes[MAX_UPPER], bytes = words_bytes + lines_bytes;
+  memset(x, 0, sizeof(*x));
+  while (capacity > (UINT64_C(1) << upper_shift(x->nupper))) {
+    uint64_t span = UINT64_C(1) << upper_shift(x->nupper);
+    size_t entries =
+        round_up((size_t)((capacity + span - 1) / span), UPPER_FANOUT);
+    upper_bytes[x->nupper++] = entries * sizeof(uint32_t);
+    bytes += entries * sizeof(uint32_t);
+  }
+  char *p = pisa_table_alloc(bytes);
+  if (!p)
+    return -1;
+  x->capacity = capacity;
+  x->memory = p;
+  x->bytes = bytes;
+  x->words = (uint64_t *)p;
+  x->lines = (uint16_t *)(p + words_bytes);
+  p += words_bytes + lines_bytes;
+  for (unsigned k = 0; k < x->nupper; k++) {
+    x->upper[k] = (uint32_t *)p;
+    p += upper_bytes[k];
+  }
+  return 0;
+}
+
+static void index_free(struct stamp_index *x) {
+  pisa_table_free(x->memory, x->bytes);
+  x->memory = NULL;
+}
+
+/* Exactly stamps 1..live set. */
+static void index_fill(struct stamp_index *x, uint64_t live) {
+  uint64_t end = live + 1;
+  memset(x->memory, 0, x->bytes);
+  memset(x->words, 0xff, (size_t)(end / 64) * 8);
+  if (end % 64)
+    x->words[end / 64] = (UINT64_C(1) << (end % 64)) - 1;
+  x->words[0] &= ~UINT64_C(1);
+  x->tail = 0;
+  index_extend(x, live);
+  x->tail = live;
+}
+
+/* ---- Compaction -----------------------------------------------------------
+ */
+
+static uint64_t capacity_for(uint64_t live, uint32_t gap) {
+  uint64_t want = STAMPS_PER_LIVE * (live + 1) + 64 * (uint64_t)(gap - 1);
+  want = round_up(want, MIN_CAPACITY);
+  return want > MAX_CAPACITY ? MAX_CAPACITY : want;
+}
+
+/* Renumbers every block's stamp to its rank among the live stamps (1 for
+ * the oldest), which keeps their order. */
+ALWAYS_INLINE void renumber(struct reuse_engine *e) {
+  const struct stamp_index *x = &e->index;
+  struct block_table *t = &e->table;
+  const size_t ahead = 8;
+  for (size_t i = 0; i < t->nbuckets; i++) {
+    if (i + ahead < t->nbuckets) {
+      const struct bucket *next = &t->buckets[i + ahead];
+      for (unsigned s = 0; s < next->fill; s++)
+        __builtin_prefetch(&x->words[next->stamp[s] >> 6]);
+    }
+    struct bucket *b = &t->buckets[i];
+    for (unsigned s = 0; s < b->fill; s++)
+      b->stamp[s] = (uint32_t)index_rank(x, b->stamp[s]) + 1;
+  }
+}
+
+/* Forgets every block: the way out when memory runs out. */
+static void forget_history(struct reuse_engine *e) {
+  struct block_table *t = &e->table;
+  memset(t->buckets, 0, t->nbuckets * sizeof(struct bucket));
+  t->used = 0;
+  e->live = 0;
+  e->clock = 0;
+  e->out_of_memory = 1;
+  index_fill(&e->index, 0);
+}
+
+/* Makes room for new stamps once every pending reference is counted:
+ * renumbers the live stamps to 1..live and grows the range if needed. */
+ALWAYS_INLINE void compact_body(struct reuse_engine *e) {
+  struct stamp_index *x = &e->index;
+  uint64_t live = e->live, want = capacity_for(live, e->gap);
+  if (e->clock != live)
+    renumber(e);
+  if (want > x->capacity) {
+    struct stamp_index bigger;
+    if (index_init(&bigger, want) == 0) {
+      index_free(x);
+      *x = bigger;
+    } else {
+      e->out_of_memory = 1;
+    }
+  }
+  uint64_t room = x->capacity - live;
+  if (room < x->capacity / 16 || room <= 2 * (uint64_t)e->gap) {
+    forget_history(e);
+    return;
+  }
+  index_fill(x, live);
+  e->clock = live;
+}
+
+/* ---- The pipeline ---------------------------------------------------------
+ */
+
+ALWAYS_INLINE uint8_t bin_of(uint64_t distance) {
+  return distance ? (uint8_t)(64 - __builtin_clzll(distance)) : 0;
+}
+
+/* Stage 3, in program order: the distance is the number of live stamps
+ * after the block's previous one; then the block's stamp moves to now. */
+ALWAYS_INLINE void stage_count(struct reuse_engine *e, struct pipe *p,
+                               size_t j) {
+  const struct looked_up r = e->looked_up[j % RING];
+  struct stamp_index *x = &e->index;
+  uint64_t distance = UINT64_MAX;
+  uint8_t bin = REUSE_COLD;
+  if (r.prev) {
+    distance = e->live - 1 - index_rank(x, r.prev);
+    bin = bin_of(distance);
+    index_clear(x, r.prev);
+  } else {
+    e->live++;
+    e->distinct++;
+  }
+  index_append(x, r.stamp);
+  p->bins[r.out] = bin;
+  if (p->distances)
+    p->distances[r.out] = distance;
+}
+
+/* Counts every reference already looked up, before j. */
+ALWAYS_INLINE void drain(struct reuse_engine *e, struct pipe *p, size_t j) {
+  while (p->counted < j)
+    stage_count(e, p, p->counted++);
+}
+
+ALWAYS_INLINE uint32_t next_stamp(struct reuse_engine *e, struct pipe *p,
+                                  size_t j) {
+  if (e->clock + e->gap >= e->index.capacity) {
+    drain(e, p, j);
+    p->compact(e);
+  }
+  e->clock += e->gap;
+  return (uint32_t)e->clock;
+}
+
+/* Stage 1: hash the block and prefetch its bucket. */
+ALWAYS_INLINE void stage_fetch(struct reuse_engine *e, uint64_t block,
+                               size_t j) {
+  uint64_t hash = block_hash(block);
+  e->fetched[j % RING] = (struct fetched){block, hash};
+  __builtin_prefetch(home_bucket(&e->table, hash), 1);
+}
+
+/* Stage 2, in program order: swap the block's stamp for a new one and
+ * prefetch what counting the old one will touch. */
+ALWAYS_INLINE void stage_lookup(struct reuse_engine *e, struct pipe *p,
+                                size_t j) {
+  const struct fetched f = e->fetched[j % RING];
+  uint32_t stamp = next_stamp(e, p, j);
+  uint32_t prev = table_exchange(e, f.block, f.hash, stamp);
+  if (prev == TABLE_FULL) {
+    drain(e, p, j);
+    forget_history(e);
+    stamp = next_stamp(e, p, j);
+    prev = table_exchange(e, f.block, f.hash, stamp);
+  }
+  e->looked_up[j % RING] = (struct looked_up){prev, stamp, e->list[j]};
+  if (prev) {
+    __builtin_prefetch(&e->index.words[prev >> 6], 1);
+    __builtin_prefetch(&e->index.lines[prev >> LINE_SHIFT], 1);
+  }
+}
+
+/* Runs the m references of e->list (positions in addrs) through the three
+ * stages in groups: while group g is fetched, group g - 1 is looked up and
+ * group g - 2 counted, so each stage's misses overlap those of the group
+ * before and each stage still runs in program order. */
+ALWAYS_INLINE void analyse_chunk(struct reuse_engine *e, const uint64_t *addrs,
+                                 size_t m, struct pipe *p) {
+  const size_t G = PIPE_GROUP;
+  for (size_t g = 0; g < (m + G - 1) / G + 2; g++) {
+    for (size_t i = g * G; i < (g + 1) * G && i < m; i++)
+      stage_fetch(e, addrs[e->list[i]] >> e->shift, i);
+    if (g >= 1)
+      for (size_t i = (g - 1) * G; i < g * G && i < m; i++)
+        stage_lookup(e, p, i);
+    if (g >= 2)
+      drain(e, p, (g - 1) * G < m ? (g - 1) * G : m);
+  }
+}
+
+/* Gives every reference to the block just referenced distance 0 and lists
+ * the others in e->list; returns how many there are. */
+ALWAYS_INLINE size_t list_new_blocks(struct reuse_engine *e,
+                                     const uint64_t *addrs, size_t n,
+                                     struct pipe *p) {
+  uint64_t last = e->have_last ? e->last_block : ~(addrs[0] >> e->shift);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t block = addrs[i] >> e->shift;
+    e->list[m] = (uint32_t)i;
+    m += block != last;
+    last = block;
+    p->bins[i] = 0;
+  }
+  if (p->distances)
+    memset(p->distances, 0, n * sizeof(uint64_t));
+  e->last_block = last;
+  e->have_last = 1;
+  return m;
+}
+
+ALWAYS_INLINE void batch_body(struct reuse_engine *e, const uint64_t *addrs,
+                              size_t n, uint8_t *bins, uint64_t *distances,
+                              void (*compact)(struct reuse_engine *e)) {
+  for (size_t done = 0; done < n; done += CHUNK) {
+    size_t len = n - done < CHUNK ? n - done : CHUNK;
+    struct pipe p = {bins + done, distances ? distances + done : NULL, 0,
+                     compact};
+    size_t m = list_new_blocks(e, addrs + done, len, &p);
+    analyse_chunk(e, addrs + done, m, &p);
+  }
+}
+
+/* ---- One copy of the hot code per instruction set ------------------------ */
+
+/* Everything above that runs per reference or per live block is inlined into
+ * these two functions, compiled once for the baseline and, on x86-64, once
+ * more with POPCNT, BMI and AVX2 (the baseline has no popcount
+ * instruction). */
+#define REUSE_VARIANT(name, attributes)                                        \
+  static attributes                                                            \
+      __attribute__((noinline)) void compact_##name(struct reuse_engine *e) {  \
+    compact_body(e);                                                           \
+  }                                                                            \
+  static attributes void batch_##name(struct reuse_engine *e,                  \
+                                      const uint64_t *addrs, size_t n,         \
+                                      uint8_t *bins, uint64_t *distances) {    \
+    batch_body(e, addrs, n, bins, distances, compact_##name);                  \
+  }
+
+REUSE_VARIANT(baseline, )
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+REUSE_VARIANT(avx2, __attribute__((target("popcnt,bmi,bmi2,avx2"))))
+
+/* POPCNT, BMI1/2 and AVX2 with the AVX state enabled by the OS. */
+static int cpu_has_avx2(void) {
+  unsigned a, b, c, d, lo, hi;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_POPCNT) ||
+      !(c & bit_OSXSAVE) || !(c & bit_AVX))
+    return 0;
+  __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  if ((lo & 6) != 6 || !__get_cpuid_count(7, 0, &a, &b, &c, &d))
+    return 0;
+  return (b & bit_AVX2) && (b & bit_BMI) && (b & bit_BMI2);
+}
+#endif
+
+static void choose_variant(struct reuse_engine *e) {
+  e->batch = batch_baseline;
+#if defined(__x86_64__)
+  if (cpu_has_avx2())
+    e->batch = batch_avx2;
+#endif
+}
+
+/* ---- Public interface -------------------------------------------------------
+ */
+
+struct reuse_engine *reuse_new(unsigned line_shift) {
+  if (line_shift > 63)
+    return NULL;
+  struct reuse_engine *e = aligned_alloc(64, round_up(sizeof(*e), 64));
+  if (!e)
+    return NULL;
+  memset(e, 0, sizeof(*e));
+  e->shift = line_shift;
+  e->gap = 1;
+  choose_variant(e);
+  if (table_init(&e->table, 4) != 0) {
+    free(e);
+    return NULL;
+  }
+  if (index_init(&e->index, MIN_CAPACITY) != 0) {
+    table_free(&e->table);
+    free(e);
+    return NULL;
+  }
+  return e;
+}
+
+void reuse_free(struct reuse_engine *e) {
+  if (!e)
+    return;
+  table_free(&e->table);
+  index_free(&e->index);
+  free(e);
+}
+
+void reuse_batch(struct reuse_engine *e, const uint64_t *addrs, size_t n,
+                 uint8_t *bins, uint64_t *distances) {
+  e->batch(e, addrs, n, bins, distances);
+}
+
+uint64_t reuse_distinct_blocks(const struct reuse_engine *e) {
+  return e->distinct;
+}
+
+size_t reuse_memory_bytes(const struct reuse_engine *e) {
+  return round_up(sizeof(*e), 64) +
+         mapped_bytes(e->table.nbuckets * sizeof(struct bucket)) +
+         mapped_bytes(e->index.bytes);
+}
+
+int reuse_out_of_memory(const struct reuse_engine *e) {
+  return e->out_of_memory;
+}
+
+void reuse_test_set_stamp_gap(struct reuse_engine *e, uint32_t gap) {
+  e->gap = gap ? gap : 1;
+}
+
+void reuse_test_use_baseline(struct reuse_engine *e) {
+  e->batch = batch_baseline;
+}

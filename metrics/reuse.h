@@ -1,0 +1,48 @@
+/* reuse.h: exact LRU reuse (stack) distance at one line size (METRICS.md
+ * "Reuse distance"): each reference's distance and histogram bin, in
+ * O(log n) per reference and 16 to 25 bytes per distinct block. */
+#ifndef PISA_METRICS_REUSE_H
+#define PISA_METRICS_REUSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define REUSE_COLD 255   /* bin of a first reference */
+#define REUSE_MAX_BIN 47 /* finite bins are 0..47 (distance < 2^47) */
+
+struct reuse_engine;
+
+/* An engine for line size 1 << line_shift (line_shift <= 63); NULL when out
+ * of memory or line_shift is too large. */
+struct reuse_engine *reuse_new(unsigned line_shift);
+void reuse_free(struct reuse_engine *e);
+
+/* For the n start addresses (program order), writes each access's bin at
+ * this line size into bins[i] (0..REUSE_MAX_BIN or REUSE_COLD): bin 0 is
+ * distance 0, bin i >= 1 distances in [2^(i-1), 2^i).  If distances is not
+ * NULL, also the exact distance (UINT64_MAX for cold).  State persists
+ * across calls, so a stream may be split into batches anywhere. */
+void reuse_batch(struct reuse_engine *e, const uint64_t *addrs, size_t n,
+                 uint8_t *bins, uint64_t *distances);
+
+/* Distinct blocks referenced so far (the cold references). */
+uint64_t reuse_distinct_blocks(const struct reuse_engine *e);
+
+/* All memory the engine holds now, the engine itself included. */
+size_t reuse_memory_bytes(const struct reuse_engine *e);
+
+/* 1 if memory ran out at some point.  The engine then forgot its history:
+ * a reference whose previous reference came before that point counts as
+ * cold; every finite distance it reports is still exact. */
+int reuse_out_of_memory(const struct reuse_engine *e);
+
+/* For tests only: every new time stamp advances the clock by gap (>= 1)
+ * instead of 1, so that few references spread over the whole range of
+ * stamps, reach every level of the counting index and force frequent
+ * compactions.  Distances do not change. */
+void reuse_test_set_stamp_gap(struct reuse_engine *e, uint32_t gap);
+
+/* For tests only: use the portable code even where the CPU has AVX2. */
+void reuse_test_use_baseline(struct reuse_engine *e);
+
+#endif /* PISA_METRICS_REUSE_H */

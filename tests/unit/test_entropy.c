@@ -1,0 +1,216 @@
+/* test_entropy.c: memory entropy against values derived by hand (equally
+ * used addresses, one address) and against a brute-force Shannon sum over
+ * the raw access list computed here; merging equals one combined stream. */
+#include "check.h"
+#include "entropy.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define K 12
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rng(void) { /* xorshift64 */
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return rng_state;
+}
+
+/* Feeds addrs in batches of random lengths (1..64). */
+static void add_in_batches(struct entropy_counts *e, const uint64_t *addrs,
+                           size_t n) {
+  for (size_t i = 0; i < n;) {
+    size_t len = 1 + rng() % 64;
+    if (len > n - i)
+      len = n - i;
+    entropy_add_batch(e, addrs + i, len);
+    i += len;
+  }
+}
+
+/* M addresses 8 bytes apart, from a 64 KiB-aligned base, each accessed
+ * `times` times (interleaved). */
+static uint64_t *equal_stream(size_t m, size_t times) {
+  uint64_t *addrs = malloc(m * times * sizeof(*addrs));
+  for (size_t t = 0; t < times; t++)
+    for (size_t i = 0; i < m; i++)
+      addrs[t * m + i] = 0x7f0000010000ull + 8 * i;
+  return addrs;
+}
+
+/* 256 consecutive 8-byte addresses: the 3 low bits are always 0, so
+ * H_0..H_3 = log2 256 = 8; each further bit cut pairs up neighbours and
+ * halves the number of equally used values: H_k = 8 - (k - 3) = 11 - k up
+ * to k = 11, where one value remains (0 bits). */
+static void test_consecutive_addresses(void) {
+  size_t times[] = {1, 4, 3};
+  for (size_t t = 0; t < 3; t++) {
+    uint64_t *addrs = equal_stream(256, times[t]);
+    struct entropy_counts e;
+    double h[K + 1];
+    entropy_init(&e);
+    add_in_batches(&e, addrs, 256 * times[t]);
+    EXPECT_EQ(e.accesses, 256 * times[t]);
+    EXPECT(entropy_compute(&e, K, h) == 0);
+    for (int k = 0; k <= K; k++) {
+      double want = k <= 3 ? 8.0 : k <= 11 ? 11.0 - k : 0.0;
+      if (times[t] == 3) /* counts not a power of two: allow rounding */
+        EXPECT(fabs(h[k] - want) < 1e-12);
+      else
+        EXPECT(h[k] == want);
+    }
+    entropy_free(&e);
+    free(addrs);
+  }
+}
+
+/* M equally used addresses (any M): log2 M. */
+static void test_equal_counts(void) {
+  size_t ms[] = {2, 3, 5, 1000, 4096};
+  for (size_t i = 0; i < 5; i++) {
+    uint64_t *addrs = equal_stream(ms[i], 7);
+    struct entropy_counts e;
+    double h[1];
+    entropy_init(&e);
+    add_in_batches(&e, addrs, ms[i] * 7);
+    entropy_compute(&e, 0, h);
+    EXPECT(fabs(h[0] - log2((double)ms[i])) < 1e-12);
+    entropy_free(&e);
+    free(addrs);
+  }
+}
+
+/* One address: 0 at every k; no accesses: 0 as well. */
+static void test_single_address(void) {
+  uint64_t addrs[100];
+  struct entropy_counts e;
+  double h[K + 1];
+  for (int i = 0; i < 100; i++)
+    addrs[i] = 0x1234567;
+  entropy_init(&e);
+  entropy_compute(&e, K, h);
+  for (int k = 0; k <= K; k++)
+    EXPECT(h[k] == 0.0);
+  entropy_add_batch(&e, addrs, 100);
+  entropy_compute(&e, K, h);
+  for (int k = 0; k <= K; k++)
+    EXPECT(h[k] == 0.0);
+  entropy_free(&e);
+}
+
+/* Addresses 0 and 2^63 (key 0 is special in u64map, the top bit in
+ * shifts), once each: 1 bit for every k up to 63. */
+static void test_extreme_addresses(void) {
+  uint64_t addrs[] = {0, UINT64_C(1) << 63};
+  struct entropy_counts e;
+  double h[ENTROPY_MAX_SHIFT + 1];
+  entropy_init(&e);
+  entropy_add_batch(&e, addrs, 2);
+  entropy_compute(&e, ENTROPY_MAX_SHIFT, h);
+  for (int k = 0; k <= ENTROPY_MAX_SHIFT; k++)
+    EXPECT(h[k] == 1.0);
+  entropy_free(&e);
+}
+
+/* H_k straight from the definition: for every distinct value of a >> k in
+ * the raw list, p = its accesses / n, H -= p log2 p (O(n^2)). */
+static double brute_entropy(const uint64_t *addrs, size_t n, unsigned k) {
+  char *seen = calloc(n, 1);
+  double h = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (seen[i])
+      continue;
+    size_t c = 0;
+    for (size_t j = i; j < n; j++)
+      if (addrs[j] >> k == addrs[i] >> k)
+        seen[j] = 1, c++;
+    double p = (double)c / (double)n;
+    h -= p * log2(p);
+  }
+  free(seen);
+  return h;
+}
+
+/* A skewed random stream: hot scalars, a strided array, random bytes. */
+static uint64_t *random_stream(size_t n) {
+  uint64_t *addrs = malloc(n * sizeof(*addrs));
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = rng();
+    switch (r % 3) {
+    case 0:
+      addrs[i] = 0x7ffd0000 + 8 * ((r >> 8) % 16);
+      break;
+    case 1:
+      addrs[i] = 0x600000 + 24 * ((r >> 8) % 700);
+      break;
+    default:
+      addrs[i] = 0x10000000 + (r >> 8) % 100000;
+    }
+  }
+  return addrs;
+}
+
+static void test_random_vs_brute_force(void) {
+  size_t n = 6000;
+  uint64_t *addrs = random_stream(n);
+  struct entropy_counts e;
+  double h[K + 1];
+  entropy_init(&e);
+  add_in_batches(&e, addrs, n);
+  entropy_compute(&e, K, h);
+  for (unsigned k = 0; k <= K; k++)
+    EXPECT(fabs(h[k] - brute_entropy(addrs, n, k)) < 1e-9);
+  entropy_free(&e);
+  free(addrs);
+}
+
+static void test_merge_equals_one_stream(void) {
+  size_t n = 5000, split = 1800;
+  uint64_t *addrs = random_stream(n);
+  struct entropy_counts a, b, all;
+  double h_merged[K + 1], h_all[K + 1];
+  entropy_init(&a), entropy_init(&b), entropy_init(&all);
+  add_in_batches(&a, addrs, split);
+  add_in_batches(&b, addrs + split, n - split);
+  add_in_batches(&all, addrs, n);
+  entropy_merge(&a, &b);
+  EXPECT_EQ(a.accesses, n);
+  EXPECT_EQ(u64map_count(&a.counts), u64map_count(&all.counts));
+  entropy_compute(&a, K, h_merged);
+  entropy_compute(&all, K, h_all);
+  for (int k = 0; k <= K; k++)
+    EXPECT(h_merged[k] == h_all[k]);
+  entropy_free(&a), entropy_free(&b), entropy_free(&all);
+  free(addrs);
+}
+
+static void test_json(void) {
+  uint64_t *addrs = equal_stream(256, 1);
+  struct entropy_counts e;
+  entropy_init(&e);
+  entropy_add_batch(&e, addrs, 256);
+  struct json_object *j = entropy_to_json(&e, K);
+  EXPECT(j && json_object_is_type(j, json_type_array));
+  EXPECT_EQ(json_object_array_length(j), K + 1);
+  EXPECT(json_object_get_double(json_object_array_get_idx(j, 0)) == 8.0);
+  EXPECT(json_object_get_double(json_object_array_get_idx(j, 5)) == 6.0);
+  EXPECT(entropy_to_json(&e, ENTROPY_MAX_SHIFT + 1) == NULL);
+  EXPECT(entropy_memory_bytes(&e) >= sizeof(e) + 256 * 16);
+  json_object_put(j);
+  entropy_free(&e);
+  free(addrs);
+}
+
+int main(void) {
+  RUN(test_consecutive_addresses);
+  RUN(test_equal_counts);
+  RUN(test_single_address);
+  RUN(test_extreme_addresses);
+  RUN(test_random_vs_brute_force);
+  RUN(test_merge_equals_one_stream);
+  RUN(test_json);
+  return check_summary();
+}
