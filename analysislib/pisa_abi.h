@@ -111,6 +111,11 @@ struct pisa_block {
   uint32_t n_phis;
   uint32_t bytes_loaded; /* static bytes of fixed-size loads (and RMW) */
   uint32_t bytes_stored; /* static bytes of fixed-size stores (and RMW) */
+  /* A conditional branch or switch ending the block: its successors, in
+   * order, at successors[first_successor..]; the outcome of an execution
+   * is the index of the first successor equal to the next block entered. */
+  uint32_t first_successor;
+  uint32_t n_successors; /* 0 when the block ends otherwise */
 };
 
 struct pisa_function {
@@ -129,12 +134,13 @@ struct pisa_module {
   uint32_t n_blocks;
   uint32_t n_instrs;
   uint32_t n_sites;
-  uint32_t reserved;
+  uint32_t n_successors;
   const char *name; /* the module's source file name */
   const struct pisa_function *functions;
   const struct pisa_block *blocks;
   const struct pisa_instr *instrs;
   const struct pisa_site *sites;
+  const uint32_t *successors; /* module-local block ids */
   /* Written by the runtime at registration: PISA_REC_BLOCK | global id of
    * this module's block 0.  A block's BLOCK word is *block_base + local id. */
   uint64_t *block_base;

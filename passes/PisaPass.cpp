@@ -159,6 +159,8 @@ private:
   std::vector<BlockInfo> Blocks;
   std::vector<pisa_instr> Instrs;
   std::vector<SiteInfo> Sites;
+  std::vector<BasicBlock *> Successors; // of conditional branches, switches
+  DenseMap<BasicBlock *, uint32_t> BlockIds;
 };
 
 bool DeepInstrumenter::checkModule() {
@@ -409,6 +411,14 @@ void DeepInstrumenter::analyzeBlock(BasicBlock &BB, uint32_t FnIndex,
   }
   T.n_instrs = static_cast<uint32_t>(Instrs.size()) - T.first_instr;
   T.n_sites = static_cast<uint32_t>(Sites.size()) - T.first_site;
+  T.first_successor = static_cast<uint32_t>(Successors.size());
+  Instruction *Term = BB.getTerminator();
+  auto *Br = dyn_cast<BranchInst>(Term);
+  if ((Br && Br->isConditional()) || isa<SwitchInst>(Term))
+    for (BasicBlock *Succ : successors(&BB))
+      Successors.push_back(Succ);
+  T.n_successors = static_cast<uint32_t>(Successors.size()) - T.first_successor;
+  BlockIds[&BB] = static_cast<uint32_t>(Blocks.size());
   Blocks.push_back({&BB, T});
 }
 
@@ -591,14 +601,15 @@ void DeepInstrumenter::emitTables() {
   auto StrOrNull = [&](StringRef S) { return S.empty() ? Null : Str(S); };
 
   auto *FnTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy, I32, I32, I32, I32});
-  auto *BlockTy = StructType::get(Ctx, std::vector<Type *>(8, I32));
+  auto *BlockTy = StructType::get(Ctx, std::vector<Type *>(10, I32));
   auto *InstrTy = StructType::get(Ctx, {I8, I8, I8, I8, I16, I16});
   auto *SiteTy = StructType::get(Ctx, {I8, I8, I16, I32, I32, I32, PtrTy});
-  auto *ModTy = StructType::get(Ctx, {I32, I32, I32, I32, I32, I32, PtrTy,
-                                      PtrTy, PtrTy, PtrTy, PtrTy, PtrTy});
-  static_assert(sizeof(pisa_function) == 40 && sizeof(pisa_block) == 32 &&
+  auto *ModTy =
+      StructType::get(Ctx, {I32, I32, I32, I32, I32, I32, PtrTy, PtrTy, PtrTy,
+                            PtrTy, PtrTy, PtrTy, PtrTy});
+  static_assert(sizeof(pisa_function) == 40 && sizeof(pisa_block) == 40 &&
                     sizeof(pisa_instr) == 8 && sizeof(pisa_site) == 24 &&
-                    sizeof(pisa_module) == 72,
+                    sizeof(pisa_module) == 80,
                 "the emitted struct types below mirror pisa_abi.h");
 
   GlobalVariable *FnArr = emitArray<FunctionInfo>(
@@ -616,7 +627,8 @@ void DeepInstrumenter::emitTables() {
         return ConstantStruct::get(
             BlockTy, {C32(T.function), C32(T.first_instr), C32(T.n_instrs),
                       C32(T.first_site), C32(T.n_sites), C32(T.n_phis),
-                      C32(T.bytes_loaded), C32(T.bytes_stored)});
+                      C32(T.bytes_loaded), C32(T.bytes_stored),
+                      C32(T.first_successor), C32(T.n_successors)});
       },
       "__pisa_blocks");
   GlobalVariable *InstrArr = emitArray<pisa_instr>(
@@ -635,12 +647,19 @@ void DeepInstrumenter::emitTables() {
                      C32(S.Instr), C32(S.Flags), StrOrNull(S.Callee)});
       },
       "__pisa_sites");
+  std::vector<Constant *> SuccIds;
+  for (BasicBlock *Succ : Successors)
+    SuccIds.push_back(C32(BlockIds.lookup(Succ)));
+  auto *SuccTy = ArrayType::get(I32, SuccIds.size());
+  auto *SuccArr = new GlobalVariable(
+      M, SuccTy, true, GlobalValue::PrivateLinkage,
+      ConstantArray::get(SuccTy, SuccIds), "__pisa_successors");
 
   Constant *Desc = ConstantStruct::get(
       ModTy, {C32(PISA_ABI_VERSION), C32(Functions.size()), C32(Blocks.size()),
-              C32(Instrs.size()), C32(Sites.size()), C32(0),
+              C32(Instrs.size()), C32(Sites.size()), C32(Successors.size()),
               Str(M.getSourceFileName()), FnArr, BlockArr, InstrArr, SiteArr,
-              BlockBase});
+              SuccArr, BlockBase});
   // Writable, in its own section: pisa-char recognises instrumented
   // binaries by this section.
   auto *ModVar = new GlobalVariable(

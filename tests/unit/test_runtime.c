@@ -32,10 +32,17 @@ static struct pisa_function functions[3] = {
     {"wide", "wide", "wide.c", 9, 3, 1, 0},
 };
 static uint64_t block_base;
-static struct pisa_module module = {
-    PISA_ABI_VERSION, 3,      4,        10 + WIDE_SITES + 1,
-    6 + WIDE_SITES,   0,      "fake.c", functions,
-    blocks,           instrs, sites,    &block_base};
+static struct pisa_module module = {.abi_version = PISA_ABI_VERSION,
+                                    .n_functions = 3,
+                                    .n_blocks = 4,
+                                    .n_instrs = 10 + WIDE_SITES + 1,
+                                    .n_sites = 6 + WIDE_SITES,
+                                    .name = "fake.c",
+                                    .functions = functions,
+                                    .blocks = blocks,
+                                    .instrs = instrs,
+                                    .sites = sites,
+                                    .block_base = &block_base};
 
 static void build_module(void) {
   const uint8_t ops[10] = {LOAD, ADD, BR,   STORE, CALL,
@@ -53,11 +60,13 @@ static void build_module(void) {
   sites[5] = (struct pisa_site){PISA_SITE_MEMCPY, 0, 1, 0, 8, 0, NULL};
   for (int i = 0; i < WIDE_SITES; i++)
     sites[6 + i] = (struct pisa_site){PISA_SITE_LOAD, 0, 1, 4, 10 + i, 0, NULL};
-  blocks[0] = (struct pisa_block){0, 0, 3, 0, 1, 0, 8, 0};
-  blocks[1] = (struct pisa_block){0, 3, 4, 1, 3, 1, 8, 4};
-  blocks[2] = (struct pisa_block){1, 7, 3, 4, 2, 0, 0, 0};
-  blocks[3] = (struct pisa_block){2,          10, WIDE_SITES + 1, 6,
-                                  WIDE_SITES, 0,  4 * WIDE_SITES, 0};
+  /* function, first_instr, n_instrs, first_site, n_sites, n_phis, bytes
+   * loaded, bytes stored, first and number of successors */
+  blocks[0] = (struct pisa_block){0, 0, 3, 0, 1, 0, 8, 0, 0, 0};
+  blocks[1] = (struct pisa_block){0, 3, 4, 1, 3, 1, 8, 4, 0, 0};
+  blocks[2] = (struct pisa_block){1, 7, 3, 4, 2, 0, 0, 0, 0, 0};
+  blocks[3] = (struct pisa_block){
+      2, 10, WIDE_SITES + 1, 6, WIDE_SITES, 0, 4 * WIDE_SITES, 0, 0, 0};
   __pisa_register_module(&module);
 }
 

@@ -20,13 +20,14 @@ declare void @llvm.assume(i1)
 ; _Z3sumPii has 1 block starting at block 3, no debug info: file null.
 ; CHECK-SAME: { ptr @.pisa.str{{[.0-9]*}}, ptr @.pisa.str{{[.0-9]*}}, ptr null, i32 0, i32 3, i32 1, i32 0 }
 ; Blocks: entry of @loop: 1 counted instr (br); body: 5 instrs (add, gep,
-; load, icmp, br) and 1 phi, 1 site (the 4-byte load); exit: 1 (ret);
-; sum: 2 instrs (store, ret), 1 site, 8 bytes stored.
-; CHECK: @__pisa_blocks = private constant [4 x { i32, i32, i32, i32, i32, i32, i32, i32 }]
-; CHECK-SAME: { i32 0, i32 0, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0 }
-; CHECK-SAME: { i32 0, i32 1, i32 5, i32 0, i32 1, i32 1, i32 4, i32 0 }
-; CHECK-SAME: { i32 0, i32 6, i32 1, i32 1, i32 0, i32 0, i32 0, i32 0 }
-; CHECK-SAME: { i32 1, i32 7, i32 2, i32 1, i32 1, i32 0, i32 0, i32 8 }
+; load, icmp, br) and 1 phi, 1 site (the 4-byte load), and a conditional
+; branch with successors 0..1 of the table; exit: 1 (ret); sum: 2 instrs
+; (store, ret), 1 site, 8 bytes stored.
+; CHECK: @__pisa_blocks = private constant [4 x { i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 }]
+; CHECK-SAME: { i32 0, i32 0, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0 }
+; CHECK-SAME: { i32 0, i32 1, i32 5, i32 0, i32 1, i32 1, i32 4, i32 0, i32 0, i32 2 }
+; CHECK-SAME: { i32 0, i32 6, i32 1, i32 1, i32 0, i32 0, i32 0, i32 0, i32 2, i32 0 }
+; CHECK-SAME: { i32 1, i32 7, i32 2, i32 1, i32 1, i32 0, i32 0, i32 8, i32 2, i32 0 }
 ; Instructions: opcode (LLVM 19: br 2, add 13, getelementptr 34, load 32,
 ; icmp 53, ret 1, store 33), category (memory 0, int 1, address 5, control
 ; 6), value kind (void 0, int 1, ptr 3), flags (1 = vector), lanes, bits.
@@ -40,7 +41,9 @@ declare void @llvm.assume(i1)
 ; CHECK: @__pisa_sites = private constant [2 x { i8, i8, i16, i32, i32, i32, ptr }]
 ; CHECK-SAME: { i8 1, i8 1, i16 1, i32 4, i32 3, i32 0, ptr null }
 ; CHECK-SAME: { i8 2, i8 0, i16 1, i32 8, i32 7, i32 0, ptr null }
-; CHECK: @__pisa_module = internal global {{.*}} { i32 1, i32 2, i32 4, i32 9, i32 2, i32 0, {{.*}} ptr @__pisa_block_base }, section "pisa_modules"
+; The branch of body goes to body (block 1) or exit (block 2).
+; CHECK: @__pisa_successors = private constant [2 x i32] [i32 1, i32 2]
+; CHECK: @__pisa_module = internal global {{.*}} { i32 1, i32 2, i32 4, i32 9, i32 2, i32 2, {{.*}} ptr @__pisa_successors, ptr @__pisa_block_base }, section "pisa_modules"
 ; CHECK: @llvm.used = appending global {{.*}} [ptr @__pisa_module]
 ; CHECK: @llvm.global_ctors = appending global {{.*}} [{ i32, ptr, ptr } { i32 1, ptr @__pisa_module_ctor, ptr null }]
 ; CHECK: define internal void @__pisa_module_ctor()

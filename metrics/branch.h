@@ -1,0 +1,73 @@
+/* branch.h: branch behaviour (METRICS.md "Branch behaviour") from the
+ * stream of executed conditional branches and their outcomes: the plain
+ * per-branch outcome entropy, and for each history length h the conditional
+ * entropy of the next outcome and the miss rate of the ideal predictor,
+ * with global history (the thread's last h outcomes) and local history
+ * (the branch's own last h outcomes).  A context is the branch together
+ * with its history, so one branch never predicts another; an execution
+ * counts for history length h once h outcomes exist (in the thread for
+ * global history, of the branch for local history), so no history is made
+ * up at the start. */
+#ifndef PISA_METRICS_BRANCH_H
+#define PISA_METRICS_BRANCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "u64map.h"
+
+struct json_object;
+
+#define BRANCH_MAX_HISTORIES 8
+#define BRANCH_MAX_HISTORY 16 /* outcomes kept per history */
+/* Histories hold 4 bits per outcome: switch outcomes 15 and above share
+ * the symbol 15 there (the predicted outcome itself is always exact). */
+#define BRANCH_SYMBOL_BITS 4
+
+struct branch_context; /* one (table, branch, history, outcome) count */
+
+struct branch_stats {
+  size_t n_histories;
+  unsigned histories[BRANCH_MAX_HISTORIES]; /* increasing, 1..16 */
+  uint64_t global;                          /* newest outcome lowest */
+  uint64_t global_seen;                     /* outcomes so far, up to 16 */
+  struct u64map local;                      /* branch -> its history */
+  struct u64map local_seen;                 /* branch -> outcomes, to 16 */
+  struct branch_context *contexts;          /* open addressing */
+  size_t capacity, used;
+  int out_of_memory; /* some outcomes were dropped */
+};
+
+/* Empty statistics for the given history lengths (each 1..16,
+ * increasing).  Returns 0, or -1 for bad lengths. */
+int branch_init(struct branch_stats *s, const unsigned *histories, size_t n);
+void branch_free(struct branch_stats *s);
+
+/* One executed conditional branch (a static id) and its outcome: 0/1 for
+ * a two-way branch (taken successor index), the successor index for a
+ * switch.  Outcomes must come in program order, per thread. */
+void branch_record(struct branch_stats *s, uint32_t branch, uint32_t outcome);
+
+/* dst counts the contexts of src whose branch `keep` accepts (all when keep
+ * is NULL); histories are not merged (dst only aggregates).  -1 when the
+ * history lengths differ or memory ran out. */
+int branch_merge(struct branch_stats *dst, const struct branch_stats *src,
+                 int (*keep)(uint32_t branch, void *arg), void *arg);
+
+/* Results: entropies in bits, miss rates as ratios; 0 without branches.
+ * Each history length's figures are over the executions that had a full
+ * history of that length. */
+struct branch_summary {
+  uint64_t executed;
+  double entropy; /* plain per-branch outcome entropy (history 0) */
+  double global_entropy[BRANCH_MAX_HISTORIES],
+      global_miss[BRANCH_MAX_HISTORIES];
+  double local_entropy[BRANCH_MAX_HISTORIES], local_miss[BRANCH_MAX_HISTORIES];
+};
+int branch_summarize(const struct branch_stats *s, struct branch_summary *out);
+
+/* The `branch` object {"executed", "entropy", "global": [{"history",
+ * "entropy", "miss_rate"}], "local": [...]}; NULL when out of memory. */
+struct json_object *branch_to_json(const struct branch_stats *s);
+
+#endif /* PISA_METRICS_BRANCH_H */

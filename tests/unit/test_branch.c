@@ -1,0 +1,262 @@
+/* test_branch.c: branch behaviour against values derived by hand (an
+ * alternating branch, a loop branch next to it, random outcomes) and
+ * against a brute-force reference written here: contexts kept in a plain
+ * list with linear search, histories as explicit outcome arrays. */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "branch.h"
+#include "check.h"
+
+static const unsigned Histories[] = {1, 2, 4, 8, 12, 16};
+#define NH 6
+
+static uint64_t rng_state = 42;
+static uint64_t rng(void) {
+  rng_state = rng_state * 6364136223846793005u + 1442695040888963407u;
+  return rng_state >> 33;
+}
+
+/* ---- brute-force reference ---- */
+struct ref_context {
+  uint32_t branch;
+  uint32_t hist[16]; /* the last h symbols, newest first */
+  uint32_t outcome;
+  uint64_t count;
+};
+
+static uint32_t symbol(uint32_t o) { return o < 15 ? o : 15; }
+
+/* Conditional entropy and ideal miss rate for history h (0 = plain) over
+ * the events whose branch `counted` accepts; global or local history. */
+static void reference(const uint32_t *br, const uint32_t *oc, size_t n,
+                      unsigned h, int local, int (*counted)(uint32_t),
+                      double *entropy, double *miss) {
+  struct ref_context *ctx = calloc(n + 1, sizeof *ctx);
+  size_t nctx = 0;
+  uint64_t total = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t hist[16] = {0};
+    unsigned have = 0;
+    for (size_t j = i; j-- > 0 && have < h;) /* walk back through the past */
+      if (!local || br[j] == br[i])
+        hist[have++] = symbol(oc[j]);
+    if (have < h || (counted && !counted(br[i])))
+      continue;
+    size_t k = 0;
+    while (k < nctx && !(ctx[k].branch == br[i] && ctx[k].outcome == oc[i] &&
+                         !memcmp(ctx[k].hist, hist, sizeof hist)))
+      k++;
+    if (k == nctx) {
+      ctx[nctx].branch = br[i];
+      ctx[nctx].outcome = oc[i];
+      memcpy(ctx[nctx].hist, hist, sizeof hist);
+      nctx++;
+    }
+    ctx[k].count++;
+    total++;
+  }
+  /* group the contexts that differ only in the outcome */
+  double sum = 0;
+  uint64_t hits = 0;
+  for (size_t a = 0; a < nctx; a++) {
+    int first = 1;
+    for (size_t b = 0; b < a; b++)
+      if (ctx[b].branch == ctx[a].branch &&
+          !memcmp(ctx[b].hist, ctx[a].hist, sizeof ctx[a].hist))
+        first = 0;
+    if (!first)
+      continue;
+    uint64_t all = 0, best = 0;
+    double inner = 0;
+    for (size_t b = a; b < nctx; b++)
+      if (ctx[b].branch == ctx[a].branch &&
+          !memcmp(ctx[b].hist, ctx[a].hist, sizeof ctx[a].hist)) {
+        all += ctx[b].count;
+        best = ctx[b].count > best ? ctx[b].count : best;
+        inner += ctx[b].count * log2((double)ctx[b].count);
+      }
+    sum += all * log2((double)all) - inner;
+    hits += best;
+  }
+  *entropy = total ? sum / total : 0;
+  *miss = total ? (double)(total - hits) / total : 0;
+  free(ctx);
+}
+
+static void record_all(struct branch_stats *s, const uint32_t *br,
+                       const uint32_t *oc, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    branch_record(s, br[i], oc[i]);
+}
+
+#define CLOSE(a, b) EXPECT(fabs((a) - (b)) < 1e-9)
+
+static void compare_with_reference(const struct branch_stats *s,
+                                   const uint32_t *br, const uint32_t *oc,
+                                   size_t n, int (*counted)(uint32_t)) {
+  struct branch_summary sum;
+  EXPECT(branch_summarize(s, &sum) == 0);
+  double h, m;
+  reference(br, oc, n, 0, 0, counted, &h, &m);
+  CLOSE(sum.entropy, h);
+  for (int i = 0; i < NH; i++) {
+    reference(br, oc, n, Histories[i], 0, counted, &h, &m);
+    CLOSE(sum.global_entropy[i], h);
+    CLOSE(sum.global_miss[i], m);
+    reference(br, oc, n, Histories[i], 1, counted, &h, &m);
+    CLOSE(sum.local_entropy[i], h);
+    CLOSE(sum.local_miss[i], m);
+  }
+}
+
+/* One branch alternating taken / not taken: plain entropy 1 and miss rate
+ * 1/2; any history of 1 or more predicts it perfectly. */
+static void test_alternating(void) {
+  struct branch_stats s;
+  EXPECT(branch_init(&s, Histories, NH) == 0);
+  for (int i = 0; i < 1000; i++)
+    branch_record(&s, 7, i & 1);
+  struct branch_summary sum;
+  branch_summarize(&s, &sum);
+  EXPECT_EQ(sum.executed, 1000);
+  CLOSE(sum.entropy, 1.0);
+  for (int i = 0; i < NH; i++) {
+    CLOSE(sum.global_entropy[i], 0.0);
+    CLOSE(sum.local_entropy[i], 0.0);
+    CLOSE(sum.global_miss[i], 0.0);
+    CLOSE(sum.local_miss[i], 0.0);
+  }
+  branch_free(&s);
+}
+
+/* A loop branch (always 1) between the executions of an alternating
+ * branch: one global outcome back is always the loop's, so global history
+ * 1 cannot predict the alternating branch (its contexts carry 1 bit each:
+ * entropy 1/2 over both branches, miss rate 1/4), two outcomes back can;
+ * local history predicts from 1 on. */
+static void test_loop_and_alternating(void) {
+  enum { N = 2000 };
+  uint32_t br[N], oc[N];
+  for (int i = 0; i < N; i++) {
+    br[i] = i & 1; /* 0: alternating, 1: loop */
+    oc[i] = (i & 1) ? 1 : (i / 2) & 1;
+  }
+  struct branch_stats s;
+  branch_init(&s, Histories, NH);
+  record_all(&s, br, oc, N);
+  struct branch_summary sum;
+  branch_summarize(&s, &sum);
+  EXPECT(fabs(sum.global_entropy[0] - 0.5) < 1e-3);
+  EXPECT(fabs(sum.global_miss[0] - 0.25) < 1e-3);
+  CLOSE(sum.global_entropy[1], 0.0);
+  CLOSE(sum.local_entropy[0], 0.0);
+  compare_with_reference(&s, br, oc, N, NULL);
+  branch_free(&s);
+}
+
+/* Random outcomes: about 1 bit whatever the history (the short histories
+ * have enough samples per context for the estimate to be close). */
+static void test_random_bits(void) {
+  struct branch_stats s;
+  branch_init(&s, Histories, NH);
+  for (int i = 0; i < 200000; i++)
+    branch_record(&s, 3, rng() & 1);
+  struct branch_summary sum;
+  branch_summarize(&s, &sum);
+  EXPECT(sum.entropy > 0.999);
+  EXPECT(sum.local_entropy[0] > 0.99 && sum.local_entropy[3] > 0.98);
+  EXPECT(sum.local_miss[0] > 0.49);
+  branch_free(&s);
+}
+
+/* Several branches, some switches with up to 20 outcomes (symbols clamp at
+ * 15 in histories), compared exactly with the brute force. */
+static void test_random_vs_reference(void) {
+  enum { N = 3000 };
+  uint32_t br[N], oc[N];
+  for (int i = 0; i < N; i++) {
+    br[i] = (uint32_t)(rng() % 5);
+    oc[i] = br[i] == 4 ? (uint32_t)(rng() % 20) : (uint32_t)(rng() % 3 == 0);
+  }
+  struct branch_stats s;
+  branch_init(&s, Histories, NH);
+  record_all(&s, br, oc, N);
+  compare_with_reference(&s, br, oc, N, NULL);
+  branch_free(&s);
+}
+
+static int keep_even(uint32_t b, void *arg) {
+  (void)arg;
+  return (b & 1) == 0;
+}
+static int counted_even(uint32_t b) { return (b & 1) == 0; }
+
+/* Merging keeps the contexts of the accepted branches (their histories
+ * still include the other branches' outcomes), and merged counts add. */
+static void test_merge_filtered(void) {
+  enum { N = 2000 };
+  uint32_t br[N], oc[N];
+  for (int i = 0; i < N; i++) {
+    br[i] = (uint32_t)(rng() % 4);
+    oc[i] = (uint32_t)((rng() % 4) == 0);
+  }
+  struct branch_stats s, even, twice;
+  branch_init(&s, Histories, NH);
+  branch_init(&even, Histories, NH);
+  branch_init(&twice, Histories, NH);
+  record_all(&s, br, oc, N);
+  EXPECT(branch_merge(&even, &s, keep_even, NULL) == 0);
+  compare_with_reference(&even, br, oc, N, counted_even);
+  branch_merge(&twice, &s, NULL, NULL);
+  branch_merge(&twice, &s, NULL, NULL);
+  struct branch_summary a, b;
+  branch_summarize(&s, &a);
+  branch_summarize(&twice, &b);
+  EXPECT_EQ(b.executed, 2 * a.executed);
+  CLOSE(a.global_entropy[2], b.global_entropy[2]); /* proportions unchanged */
+  unsigned other[] = {1, 2};
+  struct branch_stats bad;
+  branch_init(&bad, other, 2);
+  EXPECT(branch_merge(&bad, &s, NULL, NULL) == -1);
+  branch_free(&bad);
+  branch_free(&s);
+  branch_free(&even);
+  branch_free(&twice);
+}
+
+static void test_json_and_bad_init(void) {
+  struct branch_stats s;
+  branch_init(&s, Histories, NH);
+  for (int i = 0; i < 10; i++)
+    branch_record(&s, 1, 1);
+  json_object *j = branch_to_json(&s);
+  EXPECT(j != NULL);
+  EXPECT_EQ(json_object_get_int64(json_object_object_get(j, "executed")), 10);
+  json_object *g = json_object_object_get(j, "global");
+  EXPECT_EQ(json_object_array_length(g), NH);
+  EXPECT_EQ(json_object_get_int(json_object_object_get(
+                json_object_array_get_idx(g, 5), "history")),
+            16);
+  json_object_put(j);
+  branch_free(&s);
+  unsigned bad1[] = {0}, bad2[] = {4, 2}, bad3[] = {17};
+  EXPECT(branch_init(&s, bad1, 1) == -1);
+  branch_free(&s);
+  EXPECT(branch_init(&s, bad2, 2) == -1);
+  branch_free(&s);
+  EXPECT(branch_init(&s, bad3, 1) == -1);
+  branch_free(&s);
+}
+
+int main(void) {
+  RUN(test_alternating);
+  RUN(test_loop_and_alternating);
+  RUN(test_random_bits);
+  RUN(test_random_vs_reference);
+  RUN(test_merge_filtered);
+  RUN(test_json_and_bad_init);
+  return check_summary();
+}
