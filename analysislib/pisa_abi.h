@@ -78,8 +78,36 @@ struct pisa_site {
  * Every counted instruction (METRICS.md: not phi, not debug or no-code
  * intrinsics), in block order. opcode is LLVM 19's Instruction opcode. */
 enum pisa_instr_flag {
-  PISA_INSTR_VECTOR = 1u << 0,       /* result (or stored value) is a vector */
-  PISA_INSTR_INDEX_UPDATE = 1u << 1, /* loop induction update (issue 4) */
+  PISA_INSTR_VECTOR = 1u << 0, /* result (or stored value) is a vector */
+  /* In the update cycle of a loop induction variable: a header phi that
+   * ScalarEvolution sees as an add-recurrence of its loop, and the value
+   * that feeds it back from the latch. */
+  PISA_INSTR_INDEX_UPDATE = 1u << 1,
+};
+
+/* ---- Dataflow ----------------------------------------------------------
+ * Where an operand's value comes from, as one uint32: a kind in the top two
+ * bits and a module-local index below.  Constants and globals carry no
+ * dependency (NONE); a value produced by an uncounted intrinsic (llvm.expect
+ * and the like) is traced through to that intrinsic's own operand. */
+#define PISA_SRC_KIND_SHIFT 30
+#define PISA_SRC_INDEX_MASK ((UINT32_C(1) << PISA_SRC_KIND_SHIFT) - 1)
+enum pisa_source_kind {
+  PISA_SRC_NONE = 0,
+  PISA_SRC_INSTR = 1, /* a counted instruction (index into instrs) */
+  PISA_SRC_PHI = 2,   /* a phi (index into phis) */
+  PISA_SRC_ARG = 3,   /* the function's parameter (index = position) */
+};
+#define PISA_SOURCE(kind, index)                                               \
+  ((uint32_t)(kind) << PISA_SRC_KIND_SHIFT | (uint32_t)(index))
+
+/* A phi: its incoming values as (predecessor block, source) pairs of
+ * uint32 at incoming[2 * first_incoming...]. */
+struct pisa_phi {
+  uint32_t block; /* module-local block */
+  uint32_t first_incoming;
+  uint32_t n_incoming;
+  uint32_t flags; /* PISA_INSTR_INDEX_UPDATE */
 };
 
 /* The kind of an instruction's value (its result, or the stored value of a
@@ -100,6 +128,12 @@ struct pisa_instr {
   uint8_t flags;     /* enum pisa_instr_flag */
   uint16_t lanes;    /* vector lanes, else 0 */
   uint16_t bits;     /* width of the value in bits (all lanes), 0 for void */
+  /* Sources of the operands it depends on, at operands[first_operand...]:
+   * for a call, one per argument in order (NONE for constants) and then
+   * the called value; for a ret, the returned value; otherwise the
+   * non-constant operands in order. */
+  uint32_t first_operand;
+  uint32_t n_operands;
 };
 
 struct pisa_block {
@@ -116,6 +150,8 @@ struct pisa_block {
    * is the index of the first successor equal to the next block entered. */
   uint32_t first_successor;
   uint32_t n_successors; /* 0 when the block ends otherwise */
+  uint32_t first_phi;    /* module-local index of its first phi */
+  uint32_t reserved;
 };
 
 struct pisa_function {
@@ -135,12 +171,19 @@ struct pisa_module {
   uint32_t n_instrs;
   uint32_t n_sites;
   uint32_t n_successors;
+  uint32_t n_operands;
+  uint32_t n_phis;
+  uint32_t n_incoming; /* (block, source) pairs */
+  uint32_t reserved;
   const char *name; /* the module's source file name */
   const struct pisa_function *functions;
   const struct pisa_block *blocks;
   const struct pisa_instr *instrs;
   const struct pisa_site *sites;
   const uint32_t *successors; /* module-local block ids */
+  const uint32_t *operands;   /* sources, see PISA_SOURCE */
+  const struct pisa_phi *phis;
+  const uint32_t *incoming; /* pairs: module-local block, source */
   /* Written by the runtime at registration: PISA_REC_BLOCK | global id of
    * this module's block 0.  A block's BLOCK word is *block_base + local id. */
   uint64_t *block_base;

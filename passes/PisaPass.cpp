@@ -11,6 +11,7 @@
 #include "pisa_abi.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Demangle/Demangle.h"
@@ -112,15 +113,20 @@ static bool isCounted(const Instruction &I) {
   }
 }
 
-using GetSE = function_ref<ScalarEvolution &(Function &)>;
+/// The function analyses the instrumenter needs.
+struct FunctionAnalyses {
+  ScalarEvolution &SE;
+  LoopInfo &LI;
+};
+using GetAnalyses = function_ref<FunctionAnalyses(Function &)>;
 
 class DeepInstrumenter {
 public:
-  DeepInstrumenter(Module &M, GetSE SEFor)
-      : M(M), SEFor(SEFor), Ctx(M.getContext()), DL(M.getDataLayout()),
-        I8(Type::getInt8Ty(Ctx)), I16(Type::getInt16Ty(Ctx)),
-        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)),
-        PtrTy(PointerType::getUnqual(Ctx)) {}
+  DeepInstrumenter(Module &M, GetAnalyses AnalysesFor)
+      : M(M), AnalysesFor(AnalysesFor), Ctx(M.getContext()),
+        DL(M.getDataLayout()), I8(Type::getInt8Ty(Ctx)),
+        I16(Type::getInt16Ty(Ctx)), I32(Type::getInt32Ty(Ctx)),
+        I64(Type::getInt64Ty(Ctx)), PtrTy(PointerType::getUnqual(Ctx)) {}
 
   bool run();
 
@@ -129,6 +135,9 @@ private:
   bool shouldInstrument(Function &F);
   void analyzeFunction(Function &F);
   void analyzeBlock(BasicBlock &BB, uint32_t FnIndex, ScalarEvolution &SE);
+  uint32_t sourceOf(Value *V) const;
+  void recordDataflow(Function &F, uint32_t FirstBlock, FunctionAnalyses &FA);
+  void markIndexUpdates(LoopInfo &LI, ScalarEvolution &SE);
   bool classifySite(Instruction &I, SiteInfo &S);
   uint8_t accessClass(Value *Ptr, ScalarEvolution &SE) const;
   Value *sitePointer(const SiteInfo &S) const;
@@ -143,7 +152,7 @@ private:
   void emitTables();
 
   Module &M;
-  GetSE SEFor;
+  GetAnalyses AnalysesFor;
   LLVMContext &Ctx;
   const DataLayout &DL;
   Type *I8, *I16, *I32, *I64;
@@ -161,6 +170,13 @@ private:
   std::vector<SiteInfo> Sites;
   std::vector<BasicBlock *> Successors; // of conditional branches, switches
   DenseMap<BasicBlock *, uint32_t> BlockIds;
+  // Dataflow (issue 4): counted instructions and phis by module-local index.
+  std::vector<Instruction *> InstrValues; // parallel to Instrs
+  DenseMap<const Instruction *, uint32_t> InstrIndex;
+  std::vector<PHINode *> PhiValues;
+  DenseMap<const PHINode *, uint32_t> PhiIndex;
+  std::vector<pisa_phi> Phis;
+  std::vector<uint32_t> Operands, Incoming;
 };
 
 bool DeepInstrumenter::checkModule() {
@@ -388,15 +404,20 @@ void DeepInstrumenter::analyzeBlock(BasicBlock &BB, uint32_t FnIndex,
   T.function = FnIndex;
   T.first_instr = static_cast<uint32_t>(Instrs.size());
   T.first_site = static_cast<uint32_t>(Sites.size());
+  T.first_phi = static_cast<uint32_t>(PhiValues.size());
   for (Instruction &I : BB) {
-    if (isa<PHINode>(I)) {
+    if (auto *Phi = dyn_cast<PHINode>(&I)) {
       ++T.n_phis;
+      PhiIndex[Phi] = static_cast<uint32_t>(PhiValues.size());
+      PhiValues.push_back(Phi);
       continue;
     }
     if (!isCounted(I))
       continue;
     uint32_t Index = static_cast<uint32_t>(Instrs.size());
     Instrs.push_back(describeInstr(I));
+    InstrIndex[&I] = Index;
+    InstrValues.push_back(&I);
     SiteInfo S;
     if (!classifySite(I, S))
       continue;
@@ -432,11 +453,95 @@ void DeepInstrumenter::analyzeFunction(Function &F) {
   }
   Info.FirstBlock = static_cast<uint32_t>(Blocks.size());
   uint32_t FnIndex = static_cast<uint32_t>(Functions.size());
-  ScalarEvolution &SE = SEFor(F);
+  FunctionAnalyses FA = AnalysesFor(F);
   for (BasicBlock &BB : F)
-    analyzeBlock(BB, FnIndex, SE);
+    analyzeBlock(BB, FnIndex, FA.SE);
+  recordDataflow(F, Info.FirstBlock, FA);
   Info.NBlocks = static_cast<uint32_t>(Blocks.size()) - Info.FirstBlock;
   Functions.push_back(std::move(Info));
+}
+
+/// Where V's value comes from (see PISA_SOURCE in pisa_abi.h).
+uint32_t DeepInstrumenter::sourceOf(Value *V) const {
+  for (;;) {
+    if (auto *Phi = dyn_cast<PHINode>(V)) {
+      auto It = PhiIndex.find(Phi);
+      return It == PhiIndex.end() ? uint32_t(PISA_SRC_NONE)
+                                  : PISA_SOURCE(PISA_SRC_PHI, It->second);
+    }
+    if (auto *A = dyn_cast<Argument>(V))
+      return PISA_SOURCE(PISA_SRC_ARG, A->getArgNo());
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+      return uint32_t(PISA_SRC_NONE); // constants, globals, functions
+    auto It = InstrIndex.find(I);
+    if (It != InstrIndex.end())
+      return PISA_SOURCE(PISA_SRC_INSTR, It->second);
+    // An uncounted intrinsic passing a value on (llvm.expect, ...).
+    auto *CB = dyn_cast<CallBase>(I);
+    if (!CB || CB->arg_size() == 0)
+      return uint32_t(PISA_SRC_NONE);
+    V = CB->getArgOperand(0);
+  }
+}
+
+/// Operand sources of the function's counted instructions and incoming
+/// values of its phis; then the loop-index update marks.
+void DeepInstrumenter::recordDataflow(Function &F, uint32_t FirstBlock,
+                                      FunctionAnalyses &FA) {
+  for (uint32_t B = FirstBlock; B < Blocks.size(); ++B) {
+    pisa_block &T = Blocks[B].Table;
+    for (uint32_t I = T.first_instr; I < T.first_instr + T.n_instrs; ++I) {
+      Instruction *Inst = InstrValues[I];
+      pisa_instr &D = Instrs[I];
+      D.first_operand = static_cast<uint32_t>(Operands.size());
+      if (auto *CB = dyn_cast<CallBase>(Inst)) {
+        for (Value *Arg : CB->args())
+          Operands.push_back(sourceOf(Arg));
+        Operands.push_back(sourceOf(CB->getCalledOperand()));
+      } else {
+        for (Value *Op : Inst->operands())
+          if (uint32_t Src = sourceOf(Op))
+            Operands.push_back(Src);
+      }
+      D.n_operands = static_cast<uint32_t>(Operands.size()) - D.first_operand;
+    }
+    for (uint32_t P = T.first_phi; P < T.first_phi + T.n_phis; ++P) {
+      PHINode *Phi = PhiValues[P];
+      pisa_phi Entry = {B, static_cast<uint32_t>(Incoming.size() / 2),
+                        Phi->getNumIncomingValues(), 0};
+      for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+        Incoming.push_back(BlockIds.lookup(Phi->getIncomingBlock(K)));
+        Incoming.push_back(sourceOf(Phi->getIncomingValue(K)));
+      }
+      Phis.push_back(Entry);
+    }
+  }
+  (void)F;
+  markIndexUpdates(FA.LI, FA.SE);
+}
+
+/// A header phi that ScalarEvolution sees as an add-recurrence of its loop
+/// is an induction variable: it and the value fed back from inside the loop
+/// form the index update cycle that the smart BBLP variant ignores.
+void DeepInstrumenter::markIndexUpdates(LoopInfo &LI, ScalarEvolution &SE) {
+  for (Loop *L : LI.getLoopsInPreorder())
+    for (PHINode &Phi : L->getHeader()->phis()) {
+      if (!SE.isSCEVable(Phi.getType()))
+        continue;
+      auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&Phi));
+      if (!AR || AR->getLoop() != L)
+        continue;
+      Phis[PhiIndex.lookup(&Phi)].flags |= PISA_INSTR_INDEX_UPDATE;
+      for (unsigned K = 0; K < Phi.getNumIncomingValues(); ++K) {
+        if (!L->contains(Phi.getIncomingBlock(K)))
+          continue;
+        auto *Step = dyn_cast<Instruction>(Phi.getIncomingValue(K));
+        auto It = Step ? InstrIndex.find(Step) : InstrIndex.end();
+        if (It != InstrIndex.end())
+          Instrs[It->second].flags |= PISA_INSTR_INDEX_UPDATE;
+      }
+    }
 }
 
 void DeepInstrumenter::declareRuntime() {
@@ -601,15 +706,16 @@ void DeepInstrumenter::emitTables() {
   auto StrOrNull = [&](StringRef S) { return S.empty() ? Null : Str(S); };
 
   auto *FnTy = StructType::get(Ctx, {PtrTy, PtrTy, PtrTy, I32, I32, I32, I32});
-  auto *BlockTy = StructType::get(Ctx, std::vector<Type *>(10, I32));
-  auto *InstrTy = StructType::get(Ctx, {I8, I8, I8, I8, I16, I16});
+  auto *BlockTy = StructType::get(Ctx, std::vector<Type *>(12, I32));
+  auto *InstrTy = StructType::get(Ctx, {I8, I8, I8, I8, I16, I16, I32, I32});
+  auto *PhiTy = StructType::get(Ctx, {I32, I32, I32, I32});
   auto *SiteTy = StructType::get(Ctx, {I8, I8, I16, I32, I32, I32, PtrTy});
-  auto *ModTy =
-      StructType::get(Ctx, {I32, I32, I32, I32, I32, I32, PtrTy, PtrTy, PtrTy,
-                            PtrTy, PtrTy, PtrTy, PtrTy});
-  static_assert(sizeof(pisa_function) == 40 && sizeof(pisa_block) == 40 &&
-                    sizeof(pisa_instr) == 8 && sizeof(pisa_site) == 24 &&
-                    sizeof(pisa_module) == 80,
+  std::vector<Type *> ModFields(10, I32);
+  ModFields.insert(ModFields.end(), 10, PtrTy);
+  auto *ModTy = StructType::get(Ctx, ModFields);
+  static_assert(sizeof(pisa_function) == 40 && sizeof(pisa_block) == 48 &&
+                    sizeof(pisa_instr) == 16 && sizeof(pisa_site) == 24 &&
+                    sizeof(pisa_phi) == 16 && sizeof(pisa_module) == 120,
                 "the emitted struct types below mirror pisa_abi.h");
 
   GlobalVariable *FnArr = emitArray<FunctionInfo>(
@@ -625,18 +731,20 @@ void DeepInstrumenter::emitTables() {
       [&](const BlockInfo &B) -> Constant * {
         const pisa_block &T = B.Table;
         return ConstantStruct::get(
-            BlockTy, {C32(T.function), C32(T.first_instr), C32(T.n_instrs),
-                      C32(T.first_site), C32(T.n_sites), C32(T.n_phis),
-                      C32(T.bytes_loaded), C32(T.bytes_stored),
-                      C32(T.first_successor), C32(T.n_successors)});
+            BlockTy,
+            {C32(T.function), C32(T.first_instr), C32(T.n_instrs),
+             C32(T.first_site), C32(T.n_sites), C32(T.n_phis),
+             C32(T.bytes_loaded), C32(T.bytes_stored), C32(T.first_successor),
+             C32(T.n_successors), C32(T.first_phi), C32(0)});
       },
       "__pisa_blocks");
   GlobalVariable *InstrArr = emitArray<pisa_instr>(
       M, InstrTy, Instrs,
       [&](const pisa_instr &I) -> Constant * {
-        return ConstantStruct::get(InstrTy, {C8(I.opcode), C8(I.category),
-                                             C8(I.type_kind), C8(I.flags),
-                                             C16(I.lanes), C16(I.bits)});
+        return ConstantStruct::get(
+            InstrTy, {C8(I.opcode), C8(I.category), C8(I.type_kind),
+                      C8(I.flags), C16(I.lanes), C16(I.bits),
+                      C32(I.first_operand), C32(I.n_operands)});
       },
       "__pisa_instrs");
   GlobalVariable *SiteArr = emitArray<SiteInfo>(
@@ -647,19 +755,48 @@ void DeepInstrumenter::emitTables() {
                      C32(S.Instr), C32(S.Flags), StrOrNull(S.Callee)});
       },
       "__pisa_sites");
-  std::vector<Constant *> SuccIds;
+  auto U32Array = [&](const std::vector<uint32_t> &Values, const char *Name) {
+    std::vector<Constant *> Elems;
+    for (uint32_t V : Values)
+      Elems.push_back(C32(V));
+    auto *Ty = ArrayType::get(I32, Elems.size());
+    return new GlobalVariable(M, Ty, true, GlobalValue::PrivateLinkage,
+                              ConstantArray::get(Ty, Elems), Name);
+  };
+  std::vector<uint32_t> SuccIds;
   for (BasicBlock *Succ : Successors)
-    SuccIds.push_back(C32(BlockIds.lookup(Succ)));
-  auto *SuccTy = ArrayType::get(I32, SuccIds.size());
-  auto *SuccArr = new GlobalVariable(
-      M, SuccTy, true, GlobalValue::PrivateLinkage,
-      ConstantArray::get(SuccTy, SuccIds), "__pisa_successors");
+    SuccIds.push_back(BlockIds.lookup(Succ));
+  GlobalVariable *SuccArr = U32Array(SuccIds, "__pisa_successors");
+  GlobalVariable *OperandArr = U32Array(Operands, "__pisa_operands");
+  GlobalVariable *IncomingArr = U32Array(Incoming, "__pisa_incoming");
+  GlobalVariable *PhiArr = emitArray<pisa_phi>(
+      M, PhiTy, Phis,
+      [&](const pisa_phi &P) -> Constant * {
+        return ConstantStruct::get(PhiTy, {C32(P.block), C32(P.first_incoming),
+                                           C32(P.n_incoming), C32(P.flags)});
+      },
+      "__pisa_phis");
 
-  Constant *Desc = ConstantStruct::get(
-      ModTy, {C32(PISA_ABI_VERSION), C32(Functions.size()), C32(Blocks.size()),
-              C32(Instrs.size()), C32(Sites.size()), C32(Successors.size()),
-              Str(M.getSourceFileName()), FnArr, BlockArr, InstrArr, SiteArr,
-              SuccArr, BlockBase});
+  Constant *Desc = ConstantStruct::get(ModTy, {C32(PISA_ABI_VERSION),
+                                               C32(Functions.size()),
+                                               C32(Blocks.size()),
+                                               C32(Instrs.size()),
+                                               C32(Sites.size()),
+                                               C32(Successors.size()),
+                                               C32(Operands.size()),
+                                               C32(Phis.size()),
+                                               C32(Incoming.size() / 2),
+                                               C32(0),
+                                               Str(M.getSourceFileName()),
+                                               FnArr,
+                                               BlockArr,
+                                               InstrArr,
+                                               SiteArr,
+                                               SuccArr,
+                                               OperandArr,
+                                               PhiArr,
+                                               IncomingArr,
+                                               BlockBase});
   // Writable, in its own section: pisa-char recognises instrumented
   // binaries by this section.
   auto *ModVar = new GlobalVariable(
@@ -701,11 +838,12 @@ bool DeepInstrumenter::run() {
 PreservedAnalyses pisa::PisaDeepPass::run(Module &M,
                                           ModuleAnalysisManager &MAM) {
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  auto SEFor = [&](Function &F) -> ScalarEvolution & {
-    return FAM.getResult<ScalarEvolutionAnalysis>(F);
+  auto AnalysesFor = [&](Function &F) {
+    return FunctionAnalyses{FAM.getResult<ScalarEvolutionAnalysis>(F),
+                            FAM.getResult<LoopAnalysis>(F)};
   };
-  return DeepInstrumenter(M, SEFor).run() ? PreservedAnalyses::none()
-                                          : PreservedAnalyses::all();
+  return DeepInstrumenter(M, AnalysesFor).run() ? PreservedAnalyses::none()
+                                                : PreservedAnalyses::all();
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK

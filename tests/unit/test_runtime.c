@@ -61,12 +61,12 @@ static void build_module(void) {
   for (int i = 0; i < WIDE_SITES; i++)
     sites[6 + i] = (struct pisa_site){PISA_SITE_LOAD, 0, 1, 4, 10 + i, 0, NULL};
   /* function, first_instr, n_instrs, first_site, n_sites, n_phis, bytes
-   * loaded, bytes stored, first and number of successors */
-  blocks[0] = (struct pisa_block){0, 0, 3, 0, 1, 0, 8, 0, 0, 0};
-  blocks[1] = (struct pisa_block){0, 3, 4, 1, 3, 1, 8, 4, 0, 0};
-  blocks[2] = (struct pisa_block){1, 7, 3, 4, 2, 0, 0, 0, 0, 0};
+   * loaded, bytes stored, first and number of successors, first phi */
+  blocks[0] = (struct pisa_block){0, 0, 3, 0, 1, 0, 8, 0, 0, 0, 0, 0};
+  blocks[1] = (struct pisa_block){0, 3, 4, 1, 3, 1, 8, 4, 0, 0, 0, 0};
+  blocks[2] = (struct pisa_block){1, 7, 3, 4, 2, 0, 0, 0, 0, 0, 0, 0};
   blocks[3] = (struct pisa_block){
-      2, 10, WIDE_SITES + 1, 6, WIDE_SITES, 0, 4 * WIDE_SITES, 0, 0, 0};
+      2, 10, WIDE_SITES + 1, 6, WIDE_SITES, 0, 4 * WIDE_SITES, 0, 0, 0, 0, 0};
   __pisa_register_module(&module);
 }
 
