@@ -6,5 +6,10 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_rank(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge_sweep(int argc, char **argv);
 
 #endif

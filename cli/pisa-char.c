@@ -37,6 +37,16 @@ static const struct command Commands[] = {
      "run a program built with pisa-cc and characterize it"},
     {"validate", cmd_validate, CMD_WRITES_STDOUT,
      "check documents against the pisa-char schemas"},
+    {"show", cmd_show, CMD_WRITES_STDOUT,
+     "summarize one result document in the terminal"},
+    {"rank", cmd_rank, CMD_WRITES_STDOUT,
+     "rank applications or functions as near-memory offload candidates"},
+    {"compare", cmd_compare, CMD_WRITES_STDOUT,
+     "group similar applications: principal components and clusters"},
+    {"sweep", cmd_sweep, CMD_WRITES_STDOUT,
+     "build and characterize every benchmark of a suite"},
+    {"merge-sweep", cmd_merge_sweep, CMD_WRITES_STDOUT,
+     "join the summaries of the slices of a sweep"},
     {"help", cmd_help, CMD_WRITES_STDOUT,
      "show the help of pisa-char or of a command"},
     {"version", cmd_version, CMD_WRITES_STDOUT, "print the version"},
@@ -55,7 +65,7 @@ static void usage(FILE *f) {
       "Commands:\n",
       f);
   for (size_t i = 0; i < NUM_COMMANDS; i++)
-    fprintf(f, "  %-10s %s%s\n", Commands[i].name, Commands[i].summary,
+    fprintf(f, "  %-12s %s%s\n", Commands[i].name, Commands[i].summary,
             Commands[i].flags & CMD_DEFAULT ? " (the default)" : "");
   fputs("\n"
         "Options:\n"

@@ -1,0 +1,240 @@
+/* cmd_show.c: `pisa-char show FILE`, a terminal summary of one result
+ * document: the run, the headline metrics of the whole program and the
+ * functions that execute the most instructions and memory accesses. */
+#include "commands.h"
+#include "docset.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: pisa-char show [--top N] FILE\n"
+    "\n"
+    "Prints a summary of one pisa-char result document: the program and how\n"
+    "it ended, the instruction count and mix, bytes loaded and stored, the\n"
+    "footprint, memory entropy, spatial locality, miss ratios, and the top\n"
+    "functions by instructions and by memory accesses with their source\n"
+    "location. A metric the document does not hold is shown as n/a.\n"
+    "\n"
+    "  --top N     functions in each top list (default 5, 0 for none)\n"
+    "  -h, --help  show this help\n"
+    "\n"
+    "Exit status: 0 on success, 2 on bad usage or an unreadable, malformed\n"
+    "or invalid document.\n";
+
+#define LABEL_WIDTH 18
+
+static const char *const Categories[] = {"memory",  "int",        "fp",
+                                         "bitwise", "conversion", "address",
+                                         "control", "vector",     "other"};
+#define NUM_CATEGORIES (sizeof Categories / sizeof *Categories)
+
+static void print_label(const char *label) {
+  printf("  %-*s", LABEL_WIDTH, label);
+}
+
+static void show_run(const struct pisa_doc *doc) {
+  json_object *root = doc->root, *args = json_at(root, "program/args");
+  printf("program   %s", json_object_get_string(json_at(root, "program/path")));
+  for (size_t i = 0; i < json_object_array_length(args); i++)
+    printf(" %s", json_object_get_string(json_object_array_get_idx(args, i)));
+  double signal;
+  printf("\nstatus    exit %d",
+         (int)json_count_at(root, "program/exit_status"));
+  if (json_number_at(root, "program/signal", &signal))
+    printf(" (signal %d)", (int)signal);
+  printf(", %s, %s mode, %.2f s wall\n",
+         json_object_get_boolean(json_at(root, "complete"))
+             ? "complete"
+             : "INCOMPLETE (the run was cut short)",
+         json_object_get_string(json_at(root, "mode")),
+         json_count_at(root, "program/wall_seconds"));
+  printf("document  %s\n", doc->path);
+}
+
+static void show_mix(json_object *totals, double instructions) {
+  for (size_t i = 0; i < NUM_CATEGORIES; i++) {
+    if (i % 5 == 0)
+      print_label(i == 0 ? "mix (% of instr.)" : "");
+    char path[64];
+    snprintf(path, sizeof path, "instruction_mix/categories/%s", Categories[i]);
+    double n = json_count_at(totals, path);
+    printf(" %s %.1f%%", Categories[i],
+           instructions > 0 ? 100 * n / instructions : 0.0);
+    if (i % 5 == 4 || i + 1 == NUM_CATEGORIES)
+      putchar('\n');
+  }
+}
+
+static void show_bytes(json_object *totals) {
+  char a[32], b[32], c[32];
+  print_label("bytes");
+  printf(" loaded %s, stored %s\n",
+         format_bytes(a, sizeof a,
+                      json_count_at(totals, "instruction_mix/bytes_loaded")),
+         format_bytes(b, sizeof b,
+                      json_count_at(totals, "instruction_mix/bytes_stored")));
+  print_label("memory accesses");
+  printf(" %s\n", format_count(c, sizeof c, metrics_accesses(totals)));
+  double footprint;
+  print_label("footprint");
+  if (json_number_at(totals, "footprint/bytes", &footprint))
+    printf(" %s\n", format_bytes(a, sizeof a, footprint));
+  else
+    puts(" n/a");
+}
+
+static void show_entropy(json_object *totals) {
+  double h0, h6;
+  print_label("memory entropy");
+  if (metrics_entropy(totals, 0, &h0))
+    printf(" %.2f bits (byte addresses)", h0);
+  else
+    printf(" n/a");
+  if (metrics_entropy(totals, 6, &h6))
+    printf(", %.2f bits with 6 bits cut (64 B lines)", h6);
+  putchar('\n');
+}
+
+static void show_locality(json_object *totals) {
+  double slq, strict;
+  print_label("spatial locality");
+  if (json_number_at(totals, "spatial_locality/score", &slq) &&
+      json_number_at(totals, "spatial_locality/score_strict", &strict))
+    printf(" SLQ %.3f, strict %.3f\n", slq, strict);
+  else
+    puts(" n/a");
+}
+
+static void show_miss_ratios(json_object *totals) {
+  json_object *all = json_at(totals, "miss_ratio");
+  size_t n = all ? json_object_array_length(all) : 0;
+  print_label("LRU miss ratio");
+  if (n == 0)
+    printf(" n/a");
+  for (size_t i = 0; i < n; i++) {
+    json_object *e = json_object_array_get_idx(all, i);
+    char size[32];
+    printf("%s %s/%.0f B %.2f%%", i ? "," : "",
+           format_bytes(size, sizeof size, json_count_at(e, "cache_bytes")),
+           json_count_at(e, "line_bytes"), 100 * json_count_at(e, "ratio"));
+  }
+  putchar('\n');
+}
+
+static void show_totals(json_object *totals) {
+  char buf[32];
+  double instructions = json_count_at(totals, "instructions");
+  puts("\ntotals");
+  print_label("instructions");
+  printf(" %s\n", format_count(buf, sizeof buf, instructions));
+  show_mix(totals, instructions);
+  show_bytes(totals);
+  show_entropy(totals);
+  show_locality(totals);
+  show_miss_ratios(totals);
+}
+
+/* ---- Top functions ------------------------------------------------------ */
+
+struct ranked_function {
+  json_object *entry;
+  double value;
+};
+
+static int by_value_desc(const void *a, const void *b) {
+  double x = ((const struct ranked_function *)a)->value;
+  double y = ((const struct ranked_function *)b)->value;
+  return (x < y) - (x > y);
+}
+
+static void format_location(char *buf, size_t n, json_object *entry) {
+  json_object *file = json_at(entry, "file");
+  double line;
+  if (!file || !json_object_is_type(file, json_type_string)) {
+    snprintf(buf, n, "(no debug info)");
+    return;
+  }
+  const char *path = json_object_get_string(file);
+  const char *slash = strrchr(path, '/');
+  if (json_number_at(entry, "line", &line))
+    snprintf(buf, n, "%s:%.0f", slash ? slash + 1 : path, line);
+  else
+    snprintf(buf, n, "%s", slash ? slash + 1 : path);
+}
+
+static void show_top(json_object *root, long top, const char *title,
+                     double (*measure)(json_object *)) {
+  json_object *functions = json_at(root, "functions");
+  size_t n = json_object_array_length(functions);
+  struct ranked_function *list = xcalloc(n, sizeof *list);
+  for (size_t i = 0; i < n; i++) {
+    list[i].entry = json_object_array_get_idx(functions, i);
+    list[i].value = measure(list[i].entry);
+  }
+  qsort(list, n, sizeof *list, by_value_desc);
+  double total = measure(json_at(root, "totals"));
+  printf("\ntop functions by %s\n  %15s %6s  %-32s %s\n", title, title, "share",
+         "function", "location");
+  for (size_t i = 0; i < n && i < (size_t)top; i++) {
+    char count[32], where[256];
+    format_location(where, sizeof where, list[i].entry);
+    printf("  %15s %5.1f%%  %-32.32s %.40s\n",
+           format_count(count, sizeof count, list[i].value),
+           total > 0 ? 100 * list[i].value / total : 0.0,
+           json_object_get_string(json_at(list[i].entry, "name")), where);
+  }
+  if (n == 0)
+    puts("  (no instrumented function ran)");
+  free(list);
+}
+
+static double instructions_of(json_object *m) {
+  return json_count_at(m, "instructions");
+}
+
+int cmd_show(int argc, char **argv) {
+  static const struct option options[] = {
+      {"top", required_argument, NULL, 't'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
+  };
+  long top = 5;
+  int opt;
+  optind = 0;
+  opterr = 0;
+  while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+    if (opt == 'h') {
+      fputs(usage_text, stdout);
+      return 0;
+    }
+    if (opt != 't')
+      return cmd_bad_option("show", usage_text, opt, argv);
+    if (parse_long(optarg, 0, 1000000, &top))
+      return cmd_usage_error("show", usage_text,
+                             "--top wants a count >= 0, not '%s'", optarg);
+  }
+  if (argc - optind != 1)
+    return cmd_usage_error("show", usage_text, "expected one FILE");
+  struct pisa_docset set;
+  if (docset_load(&set, argv + optind, 1))
+    return 2;
+  if (set.count != 1) {
+    docset_free(&set);
+    return cmd_usage_error("show", usage_text,
+                           "%s holds several documents; show one FILE",
+                           argv[optind]);
+  }
+  const struct pisa_doc *doc = &set.docs[0];
+  show_run(doc);
+  show_totals(json_at(doc->root, "totals"));
+  if (top > 0) {
+    show_top(doc->root, top, "instructions", instructions_of);
+    show_top(doc->root, top, "accesses", metrics_accesses);
+  }
+  docset_free(&set);
+  return 0;
+}

@@ -1,0 +1,52 @@
+/* rank.h: the NMC offload-candidate model of `pisa-char rank` (described in
+ * docs/ranking.md): per candidate, metrics normalised to [0, 1] with fixed
+ * transforms, weighted, and summed over the metrics the document holds. */
+#ifndef PISA_CLI_RANK_H
+#define PISA_CLI_RANK_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum rank_metric {
+  RANK_INTENSITY, /* memory accesses per instruction */
+  RANK_BYTES,     /* bytes loaded and stored per instruction */
+  RANK_ENTROPY,   /* H_6: entropy of 64-byte line addresses */
+  RANK_SPATIAL,   /* 1 - strict spatial locality score */
+  RANK_MISS,      /* estimated miss ratio of the last-level cache */
+  RANK_DLP,       /* dlp2 */
+  RANK_BBLP,      /* bblp_smart */
+  RANK_PBBLP,     /* pbblp */
+  RANK_NUM_METRICS
+};
+
+struct rank_model {
+  double weights[RANK_NUM_METRICS];
+  uint64_t llc_bytes; /* capacity of the last-level cache, 64-byte lines */
+};
+
+struct rank_result {
+  int present[RANK_NUM_METRICS];
+  double value[RANK_NUM_METRICS];        /* as measured */
+  double normalised[RANK_NUM_METRICS];   /* in [0, 1] */
+  double contribution[RANK_NUM_METRICS]; /* weight x normalised / weights */
+  double score; /* sum of contributions; -1 when no metric is present */
+  int miss_interpolated; /* the LLC size fell inside a log2 bin */
+};
+
+/* The metric's name for --weights, the table and the JSON output. */
+const char *rank_metric_name(enum rank_metric metric);
+
+/* The default weights and a 32 MiB LLC. */
+void rank_model_init(struct rank_model *model);
+
+/* Applies "name=w,name=w..." (w a number >= 0) to the weights; 0 if it
+ * parses, else -1 with the reason in err. */
+int rank_parse_weights(struct rank_model *model, const char *spec, char *err,
+                       size_t errlen);
+
+/* Evaluates the model on one METRICS object (totals or a function). */
+void rank_evaluate(const struct rank_model *model, json_object *metrics,
+                   struct rank_result *result);
+
+#endif
