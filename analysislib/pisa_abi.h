@@ -7,7 +7,9 @@
 
 #include <stdint.h>
 
-#define PISA_ABI_VERSION 1u
+/* Bumped with every change of the tables' layout: the runtime refuses
+ * modules built for another layout instead of misreading them. */
+#define PISA_ABI_VERSION 2u
 
 /* ---- Record words -------------------------------------------------------
  * The instrumented code appends 64-bit words to a thread-local buffer:

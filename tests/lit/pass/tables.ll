@@ -53,7 +53,7 @@ declare void @llvm.assume(i1)
 ; CHECK: @__pisa_incoming = private constant [4 x i32] [i32 0, i32 0, i32 1, i32 1073741825]
 ; Phi 0 in block 1, incoming pairs 0..1, an index update (flag 2).
 ; CHECK: @__pisa_phis = private constant [1 x { i32, i32, i32, i32 }] [{ i32, i32, i32, i32 } { i32 1, i32 0, i32 2, i32 2 }]
-; CHECK: @__pisa_module = internal global {{.*}} { i32 1, i32 2, i32 4, i32 9, i32 2, i32 2, i32 7, i32 1, i32 2, i32 0, {{.*}} ptr @__pisa_successors, ptr @__pisa_operands, ptr @__pisa_phis, ptr @__pisa_incoming, ptr @__pisa_block_base }, section "pisa_modules"
+; CHECK: @__pisa_module = internal global {{.*}} { i32 2, i32 2, i32 4, i32 9, i32 2, i32 2, i32 7, i32 1, i32 2, i32 0, {{.*}} ptr @__pisa_successors, ptr @__pisa_operands, ptr @__pisa_phis, ptr @__pisa_incoming, ptr @__pisa_block_base }, section "pisa_modules"
 ; CHECK: @llvm.used = appending global {{.*}} [ptr @__pisa_module]
 ; CHECK: @llvm.global_ctors = appending global {{.*}} [{ i32, ptr, ptr } { i32 1, ptr @__pisa_module_ctor, ptr null }]
 ; CHECK: define internal void @__pisa_module_ctor()
