@@ -43,7 +43,23 @@ struct options {
   const char *out;
   const char *dir;       /* holds native/<k> and pisa/<k> */
   const char *pisa_char; /* the pisa-char command */
+  const char *metrics;   /* pisa-char --metrics LIST */
+  char *args;            /* per-kernel arguments: K=A:B,K2=C */
+  double target;         /* the geomean slowdown to meet */
 };
+
+/* Issue 2's metric set (instruction mix, footprint, external calls): the
+ * default run, at the kernels' default sizes. */
+#define DEFAULT_METRICS "footprint"
+#define DEFAULT_TARGET 10.0
+/* --memory: every metric family at sizes that run about 0.05 s natively,
+ * so that 3 repetitions of all kernels with cachegrind take minutes. */
+#define MEMORY_METRICS "all"
+#define MEMORY_TARGET 60.0
+#define MEMORY_ARGS                                                            \
+  "gemm=500,atax=2000:8,jacobi-2d=1000:30,floyd-warshall=500,"                 \
+  "pointer-chase=1048576:524288,triad=2097152:10"
+#define MAX_KERNEL_ARGS 8
 
 /* One execution: wall and CPU (user + system, children included) time. */
 struct run {
@@ -57,6 +73,7 @@ struct kernel_result {
   int done[NUM_TOOLS]; /* successful runs */
   char *checksum;      /* of the first native run */
   bool failed;
+  char *args[MAX_KERNEL_ARGS + 1]; /* the kernel's arguments, NULL-ended */
   long long instructions; /* from the pisa-char document, -1 if unknown */
   long long accesses;
 };
@@ -156,14 +173,18 @@ static char *pisa_document(const struct bench *b, const char *kernel) {
 }
 
 static void build_argv(const struct bench *b, enum tool tool,
-                       const char *kernel, char *argv[], char **owned) {
+                       const struct kernel_result *r, char *argv[],
+                       char **owned) {
+  const char *kernel = r->name;
   int n = 0;
-  owned[0] = owned[1] = NULL;
+  owned[0] = owned[1] = owned[2] = NULL;
   if (tool == TOOL_PISA) {
     owned[0] = pisa_document(b, kernel);
     argv[n++] = (char *)b->opt.pisa_char;
+    owned[2] = xasprintf("--metrics=%s", b->opt.metrics);
     argv[n++] = "-q";
     argv[n++] = "--force";
+    argv[n++] = owned[2];
     argv[n++] = "-o";
     argv[n++] = owned[0];
   } else if (tool == TOOL_CACHEGRIND) {
@@ -175,6 +196,8 @@ static void build_argv(const struct bench *b, enum tool tool,
   owned[1] = xasprintf("%s/%s/%s", b->opt.dir,
                        tool == TOOL_PISA ? "pisa" : "native", kernel);
   argv[n++] = owned[1];
+  for (int i = 0; r->args[i]; i++)
+    argv[n++] = r->args[i];
   argv[n] = NULL;
 }
 
@@ -205,9 +228,9 @@ static bool check_run(struct kernel_result *r, enum tool tool, int status,
 /* One run of kernel r under tool; a failed run marks the kernel failed. */
 static void run_once(const struct bench *b, struct kernel_result *r,
                      enum tool tool) {
-  char *argv[12], *owned[2], *out, *err;
+  char *argv[16 + MAX_KERNEL_ARGS], *owned[3], *out, *err;
   struct run run;
-  build_argv(b, tool, r->name, argv, owned);
+  build_argv(b, tool, r, argv, owned);
   int status = run_command(argv, &run, &out, &err);
   fprintf(stderr, "pisa-bench: %-15s %-10s %8.3f s\n", r->name, ToolNames[tool],
           run.wall);
@@ -215,7 +238,7 @@ static void run_once(const struct bench *b, struct kernel_result *r,
     r->runs[tool][r->done[tool]++] = run;
   else
     r->failed = true;
-  free(out), free(err), free(owned[0]), free(owned[1]);
+  free(out), free(err), free(owned[0]), free(owned[1]), free(owned[2]);
 }
 
 static long long json_count(struct json_object *obj, const char *key) {
@@ -364,8 +387,10 @@ static void print_header(const struct bench *b, struct json_object *m) {
       json_object_get_double(json_object_object_get(m, "load_average_start")));
   printf("kernels: %s -> native/ and (pisa-cc) pisa/ in %s\n",
          PISA_BENCH_CFLAGS, b->opt.dir);
-  printf("pisa: %s -q --force -o FILE; cachegrind: %s\n", b->opt.pisa_char,
+  printf("pisa: %s -q --force --metrics=%s -o FILE; cachegrind: %s\n",
+         b->opt.pisa_char, b->opt.metrics,
          b->valgrind ? "--tool=cachegrind --cache-sim=no" : "not run");
+  printf("arguments: %s\n", b->opt.args ? b->opt.args : "the defaults");
   printf("median of %d runs, wall time (CLOCK_MONOTONIC) per process\n\n",
          b->opt.reps);
 }
@@ -418,8 +443,8 @@ static void print_table(const struct bench *b) {
   double gp = geomean(b, TOOL_PISA, false, &np);
   double gc = geomean(b, TOOL_CACHEGRIND, false, &nc);
   if (np > 0)
-    printf("\npisa geomean slowdown %.1fx over %d kernels: target <= 10x %s\n",
-           gp, np, gp <= 10 ? "met" : "NOT met");
+    printf("\npisa geomean slowdown %.1fx over %d kernels: target <= %gx %s\n",
+           gp, np, b->opt.target, gp <= b->opt.target ? "met" : "NOT met");
   if (np > 0 && nc > 0)
     printf("cachegrind / pisa (geomean slowdowns): %.2f\n", gc / gp);
   printf("ns/access: (pisa s - native s) / memory accesses reported by "
@@ -451,6 +476,10 @@ static struct json_object *kernel_json(const struct bench *b,
   struct json_object *k = json_object_new_object();
   json_object_object_add(k, "name", json_object_new_string(r->name));
   json_object_object_add(k, "ok", json_object_new_boolean(!r->failed));
+  struct json_object *args = json_object_new_array();
+  for (int i = 0; r->args[i]; i++)
+    json_object_array_add(args, json_object_new_string(r->args[i]));
+  json_object_object_add(k, "arguments", args);
   json_object_object_add(
       k, "checksum", r->checksum ? json_object_new_string(r->checksum) : NULL);
   for (int t = 0; t < NUM_TOOLS; t++) {
@@ -482,6 +511,10 @@ static void write_json(const struct bench *b, struct json_object *machine) {
   json_object_object_add(doc, "cflags",
                          json_object_new_string(PISA_BENCH_CFLAGS));
   json_object_object_add(doc, "reps", json_object_new_int(b->opt.reps));
+  json_object_object_add(doc, "metrics",
+                         json_object_new_string(b->opt.metrics));
+  json_object_object_add(doc, "target_geomean_slowdown",
+                         json_object_new_double(b->opt.target));
   for (size_t i = 0; i < b->count; i++)
     json_object_array_add(kernels, kernel_json(b, &b->results[i]));
   json_object_object_add(doc, "kernels", kernels);
@@ -505,6 +538,7 @@ static void usage(FILE *f) {
       f,
       "usage: pisa-bench [--reps N] [--no-cachegrind] [--kernels A,B,...]\n"
       "                  [--out FILE.json] [--dir DIR] [--pisa-char PATH]\n"
+      "                  [--metrics LIST] [--args K=A:B,...] [--memory]\n"
       "\n"
       "Runs each benchmark kernel natively (DIR/native/K), instrumented\n"
       "under 'pisa-char -q --force -o FILE' (DIR/pisa/K) and natively under\n"
@@ -519,9 +553,18 @@ static void usage(FILE *f) {
       "                    harness's directory)\n"
       "  --pisa-char PATH  pisa-char to use (default: ../bin/pisa-char\n"
       "                    next to the harness)\n"
+      "  --metrics LIST    pisa-char --metrics (default " DEFAULT_METRICS
+      ", issue 2's\n"
+      "                    set: instruction mix, footprint, external calls;\n"
+      "                    target %gx)\n"
+      "  --args K=A:B,...  run kernel K with arguments A B (default: the\n"
+      "                    kernel's own defaults)\n"
+      "  --memory          every metric family (issue 3, target %gx) at\n"
+      "                    smaller sizes: --metrics " MEMORY_METRICS " --args\n"
+      "                    " MEMORY_ARGS "\n"
       "\n"
       "Exit status: 0, or 1 when a run failed or a checksum differed.\n",
-      PISA_BENCH_KERNELS);
+      PISA_BENCH_KERNELS, DEFAULT_TARGET, MEMORY_TARGET);
 }
 
 static bool in_list(const char *name, const char *list) {
@@ -534,7 +577,13 @@ static bool in_list(const char *name, const char *list) {
 }
 
 static void parse_options(int argc, char **argv, struct options *opt) {
-  enum { OPT_NO_CACHEGRIND = 256, OPT_PISA_CHAR };
+  enum {
+    OPT_NO_CACHEGRIND = 256,
+    OPT_PISA_CHAR,
+    OPT_METRICS,
+    OPT_ARGS,
+    OPT_MEMORY
+  };
   static const struct option Options[] = {
       {"reps", required_argument, NULL, 'r'},
       {"no-cachegrind", no_argument, NULL, OPT_NO_CACHEGRIND},
@@ -542,12 +591,15 @@ static void parse_options(int argc, char **argv, struct options *opt) {
       {"out", required_argument, NULL, 'o'},
       {"dir", required_argument, NULL, 'd'},
       {"pisa-char", required_argument, NULL, OPT_PISA_CHAR},
+      {"metrics", required_argument, NULL, OPT_METRICS},
+      {"args", required_argument, NULL, OPT_ARGS},
+      {"memory", no_argument, NULL, OPT_MEMORY},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   int c;
   char *end;
-  *opt =
-      (struct options){3, true, xstrdup(PISA_BENCH_KERNELS), NULL, NULL, NULL};
+  *opt = (struct options){
+      3, true, xstrdup(PISA_BENCH_KERNELS), NULL, NULL, NULL, NULL, NULL, 0};
   while ((c = getopt_long(argc, argv, "r:k:o:d:h", Options, NULL)) != -1) {
     switch (c) {
     case 'r':
@@ -571,6 +623,18 @@ static void parse_options(int argc, char **argv, struct options *opt) {
     case OPT_PISA_CHAR:
       opt->pisa_char = optarg;
       break;
+    case OPT_METRICS:
+      opt->metrics = optarg;
+      break;
+    case OPT_ARGS:
+      free(opt->args);
+      opt->args = xstrdup(optarg);
+      break;
+    case OPT_MEMORY:
+      opt->metrics = opt->metrics ? opt->metrics : MEMORY_METRICS;
+      opt->args = opt->args ? opt->args : xstrdup(MEMORY_ARGS);
+      opt->target = MEMORY_TARGET;
+      break;
     case 'h':
       usage(stdout);
       exit(0);
@@ -583,6 +647,41 @@ static void parse_options(int argc, char **argv, struct options *opt) {
     usage(stderr);
     exit(2);
   }
+  if (!opt->metrics)
+    opt->metrics = DEFAULT_METRICS;
+  if (opt->target == 0)
+    opt->target =
+        strcmp(opt->metrics, DEFAULT_METRICS) ? MEMORY_TARGET : DEFAULT_TARGET;
+}
+
+/* Gives each kernel named in --args (K=A:B,...) its arguments. */
+static void assign_args(struct bench *b) {
+  if (!b->opt.args)
+    return;
+  char *list = xstrdup(b->opt.args);
+  for (char *save, *item = strtok_r(list, ",", &save); item;
+       item = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(item, '=');
+    if (!eq || eq == item)
+      die("--args wants K=A:B,... (got '%s')", item);
+    *eq = '\0';
+    struct kernel_result *r = NULL;
+    for (size_t i = 0; i < b->count; i++)
+      if (!strcmp(b->results[i].name, item))
+        r = &b->results[i];
+    if (!in_list(item, PISA_BENCH_KERNELS))
+      die("--args: unknown kernel '%s' (known: %s)", item, PISA_BENCH_KERNELS);
+    if (!r)
+      continue; /* not selected by --kernels */
+    int n = 0;
+    for (char *save2, *a = strtok_r(eq + 1, ":", &save2); a;
+         a = strtok_r(NULL, ":", &save2)) {
+      if (n == MAX_KERNEL_ARGS)
+        die("--args: at most %d arguments per kernel", MAX_KERNEL_ARGS);
+      r->args[n++] = xstrdup(a);
+    }
+  }
+  free(list);
 }
 
 /* The kernels of --kernels, each checked against the built ones. */
@@ -657,6 +756,7 @@ int main(int argc, char **argv) {
   pisa_progname = "pisa-bench";
   parse_options(argc, argv, &b.opt);
   select_kernels(&b);
+  assign_args(&b);
   set_up(&b);
   struct json_object *machine = machine_info();
   print_header(&b, machine);

@@ -1,7 +1,9 @@
-/* reuse.c: exact LRU stack distance per reference at one line size.  A hash
- * table keeps each block's latest time stamp, a bitmap over stamps with a
+/* reuse.c: exact LRU stack distance per reference at one line size.  The 16
+ * most recent blocks sit in a small vector window; behind it a hash table
+ * keeps each other block's latest time stamp, a bitmap over stamps with a
  * high-fanout counting index counts the stamps still live after a given
- * one, and a software pipeline over each batch overlaps their cache misses. */
+ * one, and a software pipeline over each batch overlaps their cache misses.
+ * Streams that rarely hit the window bypass it. */
 #include "reuse.h"
 
 #include <stdlib.h>
@@ -12,9 +14,11 @@
 /* ---- Tuning (bench/micro_reuse.c measures these) ---------------------- */
 
 enum {
-  CHUNK = 4096,    /* references per pipeline run (the scratch list) */
-  PIPE_GROUP = 12, /* references per pipeline step */
-  RING = 64,       /* a power of two: the pipeline holds up to 3 groups */
+  WINDOW = 16,        /* most recent distinct blocks kept outside the engine */
+  MODE_PERIOD = 1024, /* references between choices of window or bypass */
+  CHUNK = 4096,       /* references per pipeline run (the scratch list) */
+  PIPE_GROUP = 12,    /* references per pipeline step */
+  RING = 64,          /* a power of two: the pipeline holds up to 3 groups */
 };
 _Static_assert(RING >= 3 * PIPE_GROUP, "the rings hold three groups");
 
@@ -82,14 +86,21 @@ struct stamp_index {
 /* ---- The engine --------------------------------------------------------- */
 
 struct reuse_engine {
+  /* The top of the LRU stack: window[k] is the block at distance k, for k <
+   * nwin <= wsize.  Blocks leave it in LRU order into the engine proper
+   * (table and index), which holds every other block. */
+  uint64_t window[WINDOW] __attribute__((aligned(64)));
+  unsigned nwin, wsize;
+  int windowed;        /* 0: the window is empty and bypassed (bypass mode) */
+  int have_last;       /* bypass mode: last_block is set */
+  uint64_t last_block; /* bypass mode: the block of the latest reference */
+  uint64_t seen, near, far; /* references since the last choice of mode */
   unsigned shift;
   uint32_t gap; /* clock advance per stamp: 1, or more in tests */
   int out_of_memory;
-  int have_last;
-  uint64_t last_block; /* the block of the latest reference */
-  uint64_t clock;      /* the latest stamp handed out */
-  uint64_t live;       /* set bits in the index */
-  uint64_t distinct;   /* cold references */
+  uint64_t clock;    /* the latest stamp handed out */
+  uint64_t live;     /* set bits in the index: blocks in the engine proper */
+  uint64_t distinct; /* cold references */
   /* reuse_batch's implementation for this CPU */
   void (*batch)(struct reuse_engine *e, const uint64_t *addrs, size_t n,
                 uint8_t *bins, uint64_t *distances);
@@ -97,12 +108,17 @@ struct reuse_engine {
   struct stamp_index index;
   /* the pipeline's rings: after fetch, after lookup */
   struct fetched {
-    uint64_t block, hash;
+    uint64_t block, hash, evicted, evicted_hash;
   } fetched[RING];
   struct looked_up {
-    uint32_t prev, stamp, out;
+    uint32_t prev, stamp, out, above;
   } looked_up[RING];
-  uint32_t list[CHUNK]; /* positions of the references that are no repeat */
+  /* The references of a chunk that missed the window, in program order. */
+  struct miss {
+    uint64_t evicted; /* the window's LRU block, which the miss pushed out */
+    uint32_t pos;     /* position in the chunk */
+    uint32_t nwin;    /* window blocks before the miss (wsize: one evicted) */
+  } list[CHUNK];
 };
 
 /* The output of one pipeline run. */
@@ -416,7 +432,8 @@ ALWAYS_INLINE void renumber(struct reuse_engine *e) {
     }
     struct bucket *b = &t->buckets[i];
     for (unsigned s = 0; s < b->fill; s++)
-      b->stamp[s] = (uint32_t)index_rank(x, b->stamp[s]) + 1;
+      if (b->stamp[s]) /* 0: the block is in the window */
+        b->stamp[s] = (uint32_t)index_rank(x, b->stamp[s]) + 1;
   }
 }
 
@@ -463,23 +480,28 @@ ALWAYS_INLINE uint8_t bin_of(uint64_t distance) {
   return distance ? (uint8_t)(64 - __builtin_clzll(distance)) : 0;
 }
 
-/* Stage 3, in program order: the distance is the number of live stamps
- * after the block's previous one; then the block's stamp moves to now. */
+/* Stage 3, in program order: the window's evicted block, if any, takes the
+ * newest stamp; the missed block's distance is the window blocks above it
+ * plus the engine's live stamps after its previous one, and it leaves the
+ * engine for the window. */
 ALWAYS_INLINE void stage_count(struct reuse_engine *e, struct pipe *p,
                                size_t j) {
   const struct looked_up r = e->looked_up[j % RING];
   struct stamp_index *x = &e->index;
   uint64_t distance = UINT64_MAX;
   uint8_t bin = REUSE_COLD;
+  if (r.stamp) {
+    index_append(x, r.stamp);
+    e->live++;
+  }
   if (r.prev) {
-    distance = e->live - 1 - index_rank(x, r.prev);
+    distance = r.above + e->live - 1 - index_rank(x, r.prev);
     bin = bin_of(distance);
     index_clear(x, r.prev);
+    e->live--;
   } else {
-    e->live++;
     e->distinct++;
   }
-  index_append(x, r.stamp);
   p->bins[r.out] = bin;
   if (p->distances)
     p->distances[r.out] = distance;
@@ -501,54 +523,145 @@ ALWAYS_INLINE uint32_t next_stamp(struct reuse_engine *e, struct pipe *p,
   return (uint32_t)e->clock;
 }
 
-/* Stage 1: hash the block and prefetch its bucket. */
-ALWAYS_INLINE void stage_fetch(struct reuse_engine *e, uint64_t block,
-                               size_t j) {
-  uint64_t hash = block_hash(block);
-  e->fetched[j % RING] = (struct fetched){block, hash};
-  __builtin_prefetch(home_bucket(&e->table, hash), 1);
+ALWAYS_INLINE int evicts(const struct reuse_engine *e, const struct miss *m) {
+  return m->nwin == e->wsize;
 }
 
-/* Stage 2, in program order: swap the block's stamp for a new one and
- * prefetch what counting the old one will touch. */
+/* Stage 1: hash the missed block and the block it evicts from the window,
+ * and prefetch their buckets. */
+ALWAYS_INLINE void stage_fetch(struct reuse_engine *e, uint64_t block,
+                               size_t j) {
+  const struct miss *m = &e->list[j];
+  struct fetched *f = &e->fetched[j % RING];
+  f->block = block;
+  f->hash = block_hash(block);
+  __builtin_prefetch(home_bucket(&e->table, f->hash), 1);
+  if (evicts(e, m)) {
+    f->evicted = m->evicted;
+    f->evicted_hash = block_hash(m->evicted);
+    __builtin_prefetch(home_bucket(&e->table, f->evicted_hash), 1);
+  }
+}
+
+/* Stage 2, in program order: the evicted block enters the table with a new
+ * stamp, the missed block's stamp is swapped for 0 (in the window), and
+ * what counting its old stamp will touch is prefetched. */
 ALWAYS_INLINE void stage_lookup(struct reuse_engine *e, struct pipe *p,
                                 size_t j) {
   const struct fetched f = e->fetched[j % RING];
-  uint32_t stamp = next_stamp(e, p, j);
-  uint32_t prev = table_exchange(e, f.block, f.hash, stamp);
-  if (prev == TABLE_FULL) {
+  const struct miss *m = &e->list[j];
+  int evict = evicts(e, m);
+  uint32_t stamp, prev;
+  for (;;) {
+    stamp = 0;
+    if (evict) {
+      stamp = next_stamp(e, p, j);
+      if (table_exchange(e, f.evicted, f.evicted_hash, stamp) == TABLE_FULL) {
+        drain(e, p, j);
+        forget_history(e);
+        continue;
+      }
+    }
+    prev = table_exchange(e, f.block, f.hash, 0);
+    if (prev != TABLE_FULL)
+      break;
     drain(e, p, j);
     forget_history(e);
-    stamp = next_stamp(e, p, j);
-    prev = table_exchange(e, f.block, f.hash, stamp);
   }
-  e->looked_up[j % RING] = (struct looked_up){prev, stamp, e->list[j]};
+  e->looked_up[j % RING] =
+      (struct looked_up){prev, stamp, m->pos, evict ? m->nwin - 1 : m->nwin};
   if (prev) {
     __builtin_prefetch(&e->index.words[prev >> 6], 1);
     __builtin_prefetch(&e->index.lines[prev >> LINE_SHIFT], 1);
   }
 }
 
-/* Runs the m references of e->list (positions in addrs) through the three
- * stages in groups: while group g is fetched, group g - 1 is looked up and
- * group g - 2 counted, so each stage's misses overlap those of the group
- * before and each stage still runs in program order. */
-ALWAYS_INLINE void analyse_chunk(struct reuse_engine *e, const uint64_t *addrs,
-                                 size_t m, struct pipe *p) {
-  const size_t G = PIPE_GROUP;
-  for (size_t g = 0; g < (m + G - 1) / G + 2; g++) {
-    for (size_t i = g * G; i < (g + 1) * G && i < m; i++)
-      stage_fetch(e, addrs[e->list[i]] >> e->shift, i);
-    if (g >= 1)
-      for (size_t i = (g - 1) * G; i < g * G && i < m; i++)
-        stage_lookup(e, p, i);
-    if (g >= 2)
-      drain(e, p, (g - 1) * G < m ? (g - 1) * G : m);
+/* ---- Bypass mode: no window, one table exchange per reference ---------- */
+
+/* Stage 3, in program order: the distance is the number of live stamps
+ * after the block's previous one; then the block's stamp moves to now. */
+ALWAYS_INLINE void plain_count(struct reuse_engine *e, struct pipe *p,
+                               size_t j) {
+  const struct looked_up r = e->looked_up[j % RING];
+  struct stamp_index *x = &e->index;
+  uint64_t distance = UINT64_MAX;
+  uint8_t bin = REUSE_COLD;
+  if (r.prev) {
+    distance = e->live - 1 - index_rank(x, r.prev);
+    bin = bin_of(distance);
+    index_clear(x, r.prev);
+  } else {
+    e->live++;
+    e->distinct++;
+  }
+  index_append(x, r.stamp);
+  p->bins[r.out] = bin;
+  if (p->distances)
+    p->distances[r.out] = distance;
+}
+
+ALWAYS_INLINE void plain_drain(struct reuse_engine *e, struct pipe *p,
+                               size_t j) {
+  while (p->counted < j)
+    plain_count(e, p, p->counted++);
+}
+
+ALWAYS_INLINE uint32_t plain_next_stamp(struct reuse_engine *e, struct pipe *p,
+                                        size_t j) {
+  if (e->clock + e->gap >= e->index.capacity) {
+    plain_drain(e, p, j);
+    p->compact(e);
+  }
+  e->clock += e->gap;
+  return (uint32_t)e->clock;
+}
+
+/* Stage 1: hash the block and prefetch its bucket. */
+ALWAYS_INLINE void plain_fetch(struct reuse_engine *e, uint64_t block,
+                               size_t j) {
+  uint64_t hash = block_hash(block);
+  e->fetched[j % RING].block = block;
+  e->fetched[j % RING].hash = hash;
+  __builtin_prefetch(home_bucket(&e->table, hash), 1);
+}
+
+/* Stage 2, in program order: swap the block's stamp for a new one and
+ * prefetch what counting the old one will touch. */
+ALWAYS_INLINE void plain_lookup(struct reuse_engine *e, struct pipe *p,
+                                size_t j) {
+  const struct fetched f = e->fetched[j % RING];
+  uint32_t stamp = plain_next_stamp(e, p, j);
+  uint32_t prev = table_exchange(e, f.block, f.hash, stamp);
+  if (prev == TABLE_FULL) {
+    plain_drain(e, p, j);
+    forget_history(e);
+    stamp = plain_next_stamp(e, p, j);
+    prev = table_exchange(e, f.block, f.hash, stamp);
+  }
+  e->looked_up[j % RING] = (struct looked_up){prev, stamp, e->list[j].pos, 0};
+  if (prev) {
+    __builtin_prefetch(&e->index.words[prev >> 6], 1);
+    __builtin_prefetch(&e->index.lines[prev >> LINE_SHIFT], 1);
   }
 }
 
-/* Gives every reference to the block just referenced distance 0 and lists
- * the others in e->list; returns how many there are. */
+/* The same three stages as analyse_chunk, without the window. */
+ALWAYS_INLINE void plain_chunk(struct reuse_engine *e, const uint64_t *addrs,
+                               size_t m, struct pipe *p) {
+  const size_t G = PIPE_GROUP;
+  for (size_t g = 0; g < (m + G - 1) / G + 2; g++) {
+    for (size_t i = g * G; i < (g + 1) * G && i < m; i++)
+      plain_fetch(e, addrs[e->list[i].pos] >> e->shift, i);
+    if (g >= 1)
+      for (size_t i = (g - 1) * G; i < g * G && i < m; i++)
+        plain_lookup(e, p, i);
+    if (g >= 2)
+      plain_drain(e, p, (g - 1) * G < m ? (g - 1) * G : m);
+  }
+}
+
+/* Gives every repeat of the block just referenced distance 0 and lists the
+ * other references; returns how many there are. */
 ALWAYS_INLINE size_t list_new_blocks(struct reuse_engine *e,
                                      const uint64_t *addrs, size_t n,
                                      struct pipe *p) {
@@ -556,7 +669,7 @@ ALWAYS_INLINE size_t list_new_blocks(struct reuse_engine *e,
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
     uint64_t block = addrs[i] >> e->shift;
-    e->list[m] = (uint32_t)i;
+    e->list[m].pos = (uint32_t)i;
     m += block != last;
     last = block;
     p->bins[i] = 0;
@@ -568,6 +681,166 @@ ALWAYS_INLINE size_t list_new_blocks(struct reuse_engine *e,
   return m;
 }
 
+/* ---- Switching between the modes --------------------------------------- */
+
+/* Empties the window into the engine proper, least recent block first, so
+ * that the stamps stay in recency order. */
+static void flush_window(struct reuse_engine *e, struct pipe *p) {
+  for (unsigned k = e->nwin; k-- > 0;) {
+    uint64_t block = e->window[k];
+    uint32_t stamp = plain_next_stamp(e, p, 0);
+    if (table_exchange(e, block, block_hash(block), stamp) == TABLE_FULL) {
+      forget_history(e);
+      stamp = plain_next_stamp(e, p, 0);
+      table_exchange(e, block, block_hash(block), stamp);
+    }
+    index_append(&e->index, stamp);
+    e->live++;
+  }
+  if (e->nwin) {
+    e->last_block = e->window[0];
+    e->have_last = 1;
+  }
+  e->nwin = 0;
+}
+
+/* After a chunk: the window pays when the references it would serve
+ * beyond repeats (distances 1 to 15, bins 1 to 4) are a good part of those
+ * it would pass on to the engine at twice the table work (16 and more,
+ * cold).  Decided over at least MODE_PERIOD references; hysteresis keeps
+ * the mode from flapping. */
+ALWAYS_INLINE void choose_mode(struct reuse_engine *e, struct pipe *p,
+                               const uint8_t *bins, size_t n) {
+  uint32_t near = 0, far = 0;
+  for (size_t i = 0; i < n; i++) {
+    near += (uint32_t)(bins[i] - 1u < 4u);
+    far += (uint32_t)(bins[i] > 4);
+  }
+  e->near += near;
+  e->far += far;
+  if ((e->seen += n) < MODE_PERIOD)
+    return;
+  if (e->windowed && e->near < e->far / 4) {
+    flush_window(e, p);
+    e->windowed = 0;
+  } else if (!e->windowed && e->near >= e->far / 2) {
+    e->windowed = 1; /* the window fills from the engine */
+    e->have_last = 0;
+  }
+  e->seen = e->near = e->far = 0;
+}
+
+/* Runs the m misses of e->list through the three stages in groups: while
+ * group g is fetched, group g - 1 is looked up and group g - 2 counted, so
+ * each stage's misses overlap those of the group before and each stage
+ * still runs in program order. */
+ALWAYS_INLINE void analyse_chunk(struct reuse_engine *e, const uint64_t *addrs,
+                                 size_t m, struct pipe *p) {
+  const size_t G = PIPE_GROUP;
+  for (size_t g = 0; g < (m + G - 1) / G + 2; g++) {
+    for (size_t i = g * G; i < (g + 1) * G && i < m; i++)
+      stage_fetch(e, addrs[e->list[i].pos] >> e->shift, i);
+    if (g >= 1)
+      for (size_t i = (g - 1) * G; i < g * G && i < m; i++)
+        stage_lookup(e, p, i);
+    if (g >= 2)
+      drain(e, p, (g - 1) * G < m ? (g - 1) * G : m);
+  }
+}
+
+/* The window as four vectors of four blocks.  GCC and Clang lower them to
+ * AVX2 in the AVX2 variant and to pairs of SSE2 registers in the baseline. */
+typedef uint64_t blocks4 __attribute__((vector_size(32)));
+typedef int64_t mask4 __attribute__((vector_size(32)));
+_Static_assert(WINDOW == 16, "the vector code handles four vectors");
+
+/* The position of block in a full window plus 1, or 0 when it is not
+ * there (a full window holds distinct blocks, so at most one lane
+ * matches). */
+ALWAYS_INLINE unsigned window_find(const struct reuse_engine *e,
+                                   uint64_t block) {
+  const blocks4 *w = (const blocks4 *)e->window;
+  blocks4 b = {block, block, block, block}, sum = {0, 0, 0, 0};
+  for (unsigned v = 0; v < 4; v++) {
+    blocks4 position = {4 * v + 1, 4 * v + 2, 4 * v + 3, 4 * v + 4};
+    sum += position & (blocks4)(w[v] == b);
+  }
+  return (unsigned)(sum[0] + sum[1] + sum[2] + sum[3]);
+}
+
+/* Position of block among the first nwin (< WINDOW) blocks, or nwin. */
+ALWAYS_INLINE unsigned window_find_partial(const struct reuse_engine *e,
+                                           uint64_t block) {
+  unsigned k = 0;
+  while (k < e->nwin && e->window[k] != block)
+    k++;
+  return k;
+}
+
+/* Moves the block at window position k (or a new one, k >= nwin) to the
+ * front: a blend of the window and the window shifted by one lane, a few
+ * vector instructions whatever k is. */
+ALWAYS_INLINE void window_to_front(struct reuse_engine *e, unsigned k,
+                                   uint64_t block) {
+  blocks4 *w = (blocks4 *)e->window;
+  blocks4 v[4] = {w[0], w[1], w[2], w[3]};
+  blocks4 b = {block, block, block, block};
+  blocks4 shifted[4] = {__builtin_shufflevector(b, v[0], 0, 4, 5, 6),
+                        __builtin_shufflevector(v[0], v[1], 3, 4, 5, 6),
+                        __builtin_shufflevector(v[1], v[2], 3, 4, 5, 6),
+                        __builtin_shufflevector(v[2], v[3], 3, 4, 5, 6)};
+  mask4 kk = {k, k, k, k};
+  for (unsigned i = 0; i < 4; i++) {
+    mask4 lane = {4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3};
+    blocks4 take = (blocks4)(lane <= kk);
+    w[i] = (shifted[i] & take) | (v[i] & ~take);
+  }
+}
+
+/* The window pass over a chunk, in program order: a reference to a window
+ * block has its position as distance and moves it to the front; every other
+ * reference is listed in e->list, with the block it evicts from the window
+ * when the window is full.  Returns how many were listed. */
+ALWAYS_INLINE size_t window_pass(struct reuse_engine *e, const uint64_t *addrs,
+                                 size_t n, struct pipe *p) {
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t block = addrs[i] >> e->shift;
+    unsigned k;
+    if (e->nwin == WINDOW) {
+      if (e->window[0] == block) {
+        p->bins[i] = 0;
+        if (p->distances)
+          p->distances[i] = 0;
+        continue;
+      }
+      if (e->window[1] == block) { /* two interleaved streams */
+        e->window[1] = e->window[0];
+        e->window[0] = block;
+        p->bins[i] = 1;
+        if (p->distances)
+          p->distances[i] = 1;
+        continue;
+      }
+      k = window_find(e, block);
+      k = k ? k - 1 : WINDOW;
+    } else {
+      k = window_find_partial(e, block);
+    }
+    if (k < e->nwin) {
+      p->bins[i] = bin_of(k);
+      if (p->distances)
+        p->distances[i] = k;
+    } else {
+      e->list[m++] =
+          (struct miss){e->window[e->wsize - 1], (uint32_t)i, e->nwin};
+      e->nwin += e->nwin < e->wsize;
+    }
+    window_to_front(e, k, block);
+  }
+  return m;
+}
+
 ALWAYS_INLINE void batch_body(struct reuse_engine *e, const uint64_t *addrs,
                               size_t n, uint8_t *bins, uint64_t *distances,
                               void (*compact)(struct reuse_engine *e)) {
@@ -575,8 +848,15 @@ ALWAYS_INLINE void batch_body(struct reuse_engine *e, const uint64_t *addrs,
     size_t len = n - done < CHUNK ? n - done : CHUNK;
     struct pipe p = {bins + done, distances ? distances + done : NULL, 0,
                      compact};
-    size_t m = list_new_blocks(e, addrs + done, len, &p);
-    analyse_chunk(e, addrs + done, m, &p);
+    if (e->windowed) {
+      size_t m = window_pass(e, addrs + done, len, &p);
+      analyse_chunk(e, addrs + done, m, &p);
+    } else {
+      size_t m = list_new_blocks(e, addrs + done, len, &p);
+      plain_chunk(e, addrs + done, m, &p);
+    }
+    p.counted = 0;
+    choose_mode(e, &p, bins + done, len);
   }
 }
 
@@ -637,6 +917,8 @@ struct reuse_engine *reuse_new(unsigned line_shift) {
   memset(e, 0, sizeof(*e));
   e->shift = line_shift;
   e->gap = 1;
+  e->wsize = WINDOW;
+  e->windowed = 1;
   choose_variant(e);
   if (table_init(&e->table, 4) != 0) {
     free(e);
@@ -679,6 +961,10 @@ int reuse_out_of_memory(const struct reuse_engine *e) {
 
 void reuse_test_set_stamp_gap(struct reuse_engine *e, uint32_t gap) {
   e->gap = gap ? gap : 1;
+}
+
+void reuse_test_set_window(struct reuse_engine *e, unsigned size) {
+  e->wsize = size < 1 ? 1 : size > WINDOW ? WINDOW : size;
 }
 
 void reuse_test_use_baseline(struct reuse_engine *e) {

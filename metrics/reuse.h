@@ -42,6 +42,12 @@ int reuse_out_of_memory(const struct reuse_engine *e);
  * compactions.  Distances do not change. */
 void reuse_test_set_stamp_gap(struct reuse_engine *e, uint32_t gap);
 
+/* For tests only, before the first reference: keep only the size (1 to 16)
+ * most recent blocks in the window in front of the engine proper, so that
+ * streams with few blocks exercise the engine too.  Distances do not
+ * change. */
+void reuse_test_set_window(struct reuse_engine *e, unsigned size);
+
 /* For tests only: use the portable code even where the CPU has AVX2. */
 void reuse_test_use_baseline(struct reuse_engine *e);
 

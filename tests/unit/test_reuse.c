@@ -83,6 +83,13 @@ static size_t next_batch(enum split how, size_t left) {
 }
 
 /* Runs the stream through an engine; distances and bins come back. */
+/* Window sizes the runs cycle through (16 is the engine's own). */
+static const unsigned windows[] = {16, 1, 2, 3, 5, 8, 15};
+#define NWINDOWS (sizeof(windows) / sizeof(windows[0]))
+
+/* 0: cycle through windows[]; else every engine gets this window. */
+static unsigned forced_window;
+
 static struct reuse_engine *run_engine(const uint64_t *addrs, size_t n,
                                        unsigned shift, enum split how,
                                        uint32_t gap, uint64_t *dist,
@@ -90,6 +97,8 @@ static struct reuse_engine *run_engine(const uint64_t *addrs, size_t n,
   static unsigned runs;
   struct reuse_engine *e = reuse_new(shift);
   EXPECT(e != NULL);
+  reuse_test_set_window(e, forced_window ? forced_window
+                                         : windows[runs % NWINDOWS]);
   if (runs++ % 2) /* every other run takes the portable code */
     reuse_test_use_baseline(e);
   if (gap > 1)
@@ -397,6 +406,37 @@ static void test_distinct_then_shuffled(void) {
   free(addrs);
 }
 
+/* Around the window in front of the engine: universes just below, at and
+ * above every window size, a hot set the size of the window with cold
+ * blocks and far reuses mixed in, at every window size and gap. */
+static void test_window_boundaries(void) {
+  enum { N = 6000 };
+  uint64_t *addrs = malloc(N * sizeof(*addrs));
+  for (unsigned w = 1; w <= 16; w++) {
+    forced_window = w;
+    static const unsigned extra[] = {0, 1, 2, 5, 17};
+    for (size_t u = 0; u < sizeof(extra) / sizeof(extra[0]); u++) {
+      uint64_t universe = w + extra[u] > 1 ? w + extra[u] - 1 : 1;
+      for (size_t i = 0; i < N; i++)
+        addrs[i] = (rng() % (universe + 1)) * 8;
+      check_stream(addrs, N, 3, u % 2 ? SMALL : RANDOM_CUTS, 1);
+    }
+    uint64_t fresh = 1000000;
+    for (size_t i = 0; i < N; i++) {
+      uint64_t r = rng() % 16;
+      addrs[i] = r < 11   ? (rng() % w) * 64 /* hot: in the window */
+                 : r < 13 ? (fresh++) * 64   /* cold */
+                 : r < 15 ? (rng() % (fresh - 999999) + 999999) * 64
+                          : (rng() % (4 * w + 4)) * 64; /* just beyond */
+    }
+    check_stream(addrs, N, 6, RANDOM_CUTS, 1);
+    check_stream(addrs, N, 6, SINGLES, 3);
+    check_stream(addrs, N, 0, WHOLE, 997);
+  }
+  forced_window = 0;
+  free(addrs);
+}
+
 /* ---- Memory
  * ------------------------------------------------------------------ */
 
@@ -466,6 +506,7 @@ static void test_out_of_memory(void) {
 int main(void) {
   RUN(test_single_pass_is_cold);
   RUN(test_cyclic_sweep);
+  RUN(test_window_boundaries);
   RUN(test_bin_boundaries);
   RUN(test_repeats_and_alternation);
   RUN(test_forward_then_backward);
