@@ -70,6 +70,27 @@ static int fn_metrics(struct pisa_fn_state *s) {
   return 0;
 }
 
+PISA_HIDDEN const unsigned pisa_branch_histories[6] = {1, 2, 4, 8, 12, 16};
+
+/* The block `prev` ended in a conditional branch or switch and `next` is
+ * the block entered after it: the outcome is the index of the first
+ * successor that is `next` (none after a non-local jump: nothing recorded). */
+static void record_branch(struct pisa_thread *t, const struct pisa_gblock *prev,
+                          uint64_t next) {
+  if (!t->branches) {
+    t->branches = malloc(sizeof *t->branches);
+    if (!t->branches)
+      return;
+    branch_init(t->branches, pisa_branch_histories, 6);
+  }
+  uint64_t local = next - prev->module_first_block;
+  for (uint32_t k = 0; k < prev->table->n_successors; k++)
+    if (prev->successors[k] == local) {
+      branch_record(t->branches, (uint32_t)(prev - pisa_blocks), k);
+      return;
+    }
+}
+
 /* Room for n references, and the reuse engines once. */
 static int batch_reserve(struct pisa_thread *t, size_t n) {
   struct pisa_batch *b = &t->batch;
@@ -224,6 +245,9 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
           fs->indirect_external++;
         site = call + 1;
       } else {
+        if (gb && gb->table->n_successors &&
+            (pisa_config.families & PISA_FAMILY(BRANCH)))
+          record_branch(t, gb, id);
         if (id >= t->block_capacity && grow_block_counts(t, (uint32_t)id + 1)) {
           t->desync++;
           gb = NULL;
@@ -301,6 +325,10 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
     t->reuse[s] = NULL;
     free(t->batch.bins[s]);
   }
+  if (t->branches)
+    branch_free(t->branches);
+  free(t->branches);
+  t->branches = NULL;
   free(t->batch.addr);
   free(t->batch.fn);
   memset(&t->batch, 0, sizeof t->batch);

@@ -208,7 +208,8 @@ uint64_t *__pisa_buffer_refill(uint64_t words);
   X(ENTROPY, "entropy")                                                        \
   X(REUSE, "reuse")       /* reuse_distance and miss_ratio */                  \
   X(LOCALITY, "locality") /* spatial_locality; needs reuse */                  \
-  X(CLASSES, "classes")   /* access_classes */
+  X(CLASSES, "classes")   /* access_classes */                                 \
+  X(BRANCH, "branch")     /* branch behaviour */
 
 enum pisa_family_bit {
 #define PISA_FAMILY_BIT(Id, Name) PISA_FAMILY_##Id##_BIT,

@@ -70,7 +70,9 @@ __pisa_register_module(struct pisa_module *m) {
         (struct pisa_gblock){.table = b,
                              .sites = m->sites + b->first_site,
                              .instrs = m->instrs + b->first_instr,
-                             .function = f0 + b->function};
+                             .successors = m->successors + b->first_successor,
+                             .function = f0 + b->function,
+                             .module_first_block = b0};
   }
   atomic_store_explicit(&n_functions, f0 + m->n_functions,
                         memory_order_release);

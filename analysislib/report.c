@@ -22,6 +22,7 @@ struct aggregate {
   uint64_t class_refs[3];
   struct entropy_counts entropy;
   struct reuse_histograms reuse;
+  struct branch_stats branch;
   struct name_count *external;
 };
 
@@ -64,6 +65,7 @@ static void aggregate_init(struct aggregate *a) {
     footprint_init(&a->class_footprint[c]);
   entropy_init(&a->entropy);
   histograms_init(&a->reuse, pisa_config.line_sizes, pisa_config.n_line_sizes);
+  branch_init(&a->branch, pisa_branch_histories, 6);
 }
 
 static void aggregate_free(struct aggregate *a) {
@@ -71,6 +73,7 @@ static void aggregate_free(struct aggregate *a) {
   for (int c = 0; c < 3; c++)
     footprint_free(&a->class_footprint[c]);
   entropy_free(&a->entropy);
+  branch_free(&a->branch);
   names_free(&a->external);
 }
 
@@ -83,6 +86,7 @@ static void aggregate_merge(struct aggregate *dst,
   }
   entropy_merge(&dst->entropy, &src->entropy);
   histograms_merge(&dst->reuse, &src->reuse);
+  branch_merge(&dst->branch, &src->branch, NULL, NULL);
   for (const struct name_count *e = src->external; e; e = e->hh.next)
     names_add(&dst->external, e->name, e->count);
 }
@@ -240,6 +244,8 @@ static void metrics_json(json_object *o, struct aggregate *a) {
     add_if(o, "spatial_locality", spatial_locality_to_json(&a->reuse));
   if (fam & PISA_FAMILY(CLASSES))
     add_if(o, "access_classes", access_classes_json(a, footprint_bytes(&all)));
+  if (fam & PISA_FAMILY(BRANCH))
+    add_if(o, "branch", branch_to_json(&a->branch));
   footprint_free(&all);
 }
 
@@ -266,6 +272,11 @@ static void collect_instrumented_names(uint32_t n_functions) {
     names_add(&instrumented_names, pisa_functions[f].table->name, 1);
 }
 
+/* Whether the branch (a global block id) belongs to function *arg. */
+static int branch_in_function(uint32_t branch, void *arg) {
+  return pisa_blocks[branch].function == *(uint32_t *)arg;
+}
+
 /* Per-thread and per-function aggregates from the threads' raw state. */
 static void aggregate_thread(struct pisa_thread *t, struct aggregate *ta,
                              struct aggregate **fns, uint32_t n_blocks,
@@ -288,6 +299,12 @@ static void aggregate_thread(struct pisa_thread *t, struct aggregate *ta,
     if (fns[f])
       add_fn_state(fns[f], fs);
   }
+  if (!t->branches)
+    return;
+  branch_merge(&ta->branch, t->branches, NULL, NULL);
+  for (uint32_t f = 0; f < n_functions; f++)
+    if (fns[f])
+      branch_merge(&fns[f]->branch, t->branches, branch_in_function, &f);
 }
 
 static json_object *build_result(int complete, int signal) {
@@ -352,6 +369,13 @@ static json_object *build_result(int complete, int signal) {
       PISA_FAMILIES(PISA_FAMILY_NAME)
 #undef PISA_FAMILY_NAME
   };
+  if (pisa_config.families & PISA_FAMILY(BRANCH)) {
+    json_object *histories = json_object_new_array();
+    for (int h = 0; h < 6; h++)
+      json_object_array_add(histories,
+                            json_object_new_int((int)pisa_branch_histories[h]));
+    json_object_object_add(config, "branch_histories", histories);
+  }
   json_object *families = json_object_new_array();
   for (unsigned f = 0; f < PISA_FAMILY_COUNT; f++)
     if (pisa_config.families & (1u << f))

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "branch.h"
 #include "entropy.h"
 #include "footprint.h"
 #include "locality.h"
@@ -45,7 +46,9 @@ struct pisa_gblock { /* a block with global indices resolved */
   const struct pisa_block *table;
   const struct pisa_site *sites;   /* its first site */
   const struct pisa_instr *instrs; /* its first instruction */
+  const uint32_t *successors;      /* of its conditional branch or switch */
   uint32_t function;               /* global function id */
+  uint32_t module_first_block;     /* global id of its module's block 0 */
 };
 
 struct pisa_gfunction {
@@ -101,6 +104,7 @@ struct pisa_thread {
   struct pisa_fn_state *fns; /* per function: footprint, dynamic bytes */
   uint32_t fn_capacity;
   struct reuse_engine *reuse[PISA_MAX_LINE_SIZES]; /* the thread's stream */
+  struct branch_stats *branches; /* outcomes in the thread's order */
   struct pisa_batch batch;
 };
 
@@ -117,6 +121,8 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,
 PISA_HIDDEN struct pisa_fn_state *pisa_fn_state(struct pisa_thread *t,
                                                 uint32_t fn);
 PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t);
+/* History lengths of the branch family (METRICS.md). */
+PISA_HIDDEN extern const unsigned pisa_branch_histories[6];
 
 /* ---- result (report.c) ---- */
 PISA_HIDDEN int pisa_write_result(int complete, int signal);

@@ -73,7 +73,9 @@ static void run_usage(FILE *f) {
       "      --metrics LIST    metric families to compute, comma-separated:\n"
       "                        footprint, entropy, reuse (reuse distance and\n"
       "                        miss ratios), locality (spatial locality,\n"
-      "                        implies reuse), classes (access classes), all,\n"
+      "                        implies reuse; -reuse removes it too),\n"
+      "                        classes (access classes), branch (branch\n"
+      "                        behaviour), all,\n"
       "                        none; -NAME removes one (default all); the\n"
       "                        instruction mix is always computed\n"
       "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
@@ -147,7 +149,7 @@ static unsigned family_bit(const char *name, size_t len) {
     if (strlen(FamilyNames[f]) == len && !strncmp(name, FamilyNames[f], len))
       return 1u << f;
   die("--metrics: unknown family '%.*s' (expected footprint, entropy, reuse, "
-      "locality, classes, all or none)",
+      "locality, classes, branch, all or none)",
       (int)len, name);
 }
 
