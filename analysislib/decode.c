@@ -273,12 +273,16 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
     const struct pisa_site *end = gb->sites + gb->table->n_sites;
     struct footprint *fps = fs->footprint;
     uint32_t fn = gb->function;
+    /* Without the classes family every access shares class 0's footprint:
+     * one table per function, as warm as it gets. */
+    const unsigned class_mask =
+        (pisa_config.families & PISA_FAMILY(CLASSES)) ? 3u : 0u;
     for (; s < end && s->kind <= PISA_SITE_RMW && i < n; s++, i++) {
       uint64_t addr = w[i];
       if (addr & PISA_REC_BLOCK)
         break;
       if (fps)
-        footprint_add(&fps[s->access_class], addr, s->size);
+        footprint_add(&fps[s->access_class & class_mask], addr, s->size);
       if (refs)
         batch_add(refs, addr, fn);
     }

@@ -8,21 +8,7 @@
 #include <time.h>
 
 #include "footprint.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t rng_state = 1;
-
-static uint64_t rng(void) {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
-  return z ^ (z >> 31);
-}
+#include "micro.h"
 
 /* The addresses are generated before timing, as the runtime's buffer
  * delivers them. */

@@ -9,24 +9,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "micro.h"
 #include "reuse.h"
 
 enum { BATCH = 16384 }; /* one runtime buffer of addresses */
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t rng_state = 1;
-
-static uint64_t rng(void) {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
-  return z ^ (z >> 31);
-}
 
 /* Uniformly random blocks out of `blocks`, or sweeps over `blocks` 8-byte
  * elements. */

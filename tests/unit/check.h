@@ -38,6 +38,18 @@ static int tests_passed, tests_failed, current_ok;
       tests_failed++, fprintf(stderr, "FAIL %s\n", #test);                     \
   } while (0)
 
+/* Test data: splitmix64, reproducible; test_seed() picks the sequence. */
+static uint64_t test_rng_state = 0x243f6a8885a308d3;
+
+static inline void test_seed(uint64_t seed) { test_rng_state = seed; }
+
+static inline uint64_t test_rng(void) {
+  uint64_t z = (test_rng_state += 0x9e3779b97f4a7c15);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+  return z ^ (z >> 31);
+}
+
 static inline int check_summary(void) {
   printf("%d passed, %d failed\n", tests_passed, tests_failed);
   return tests_failed != 0;

@@ -13,12 +13,6 @@
 static const unsigned Histories[] = {1, 2, 4, 8, 12, 16};
 #define NH 6
 
-static uint64_t rng_state = 42;
-static uint64_t rng(void) {
-  rng_state = rng_state * 6364136223846793005u + 1442695040888963407u;
-  return rng_state >> 33;
-}
-
 /* ---- brute-force reference ---- */
 struct ref_context {
   uint32_t branch;
@@ -163,7 +157,7 @@ static void test_random_bits(void) {
   struct branch_stats s;
   branch_init(&s, Histories, NH);
   for (int i = 0; i < 200000; i++)
-    branch_record(&s, 3, rng() & 1);
+    branch_record(&s, 3, test_rng() & 1);
   struct branch_summary sum;
   branch_summarize(&s, &sum);
   EXPECT(sum.entropy > 0.999);
@@ -178,8 +172,9 @@ static void test_random_vs_reference(void) {
   enum { N = 3000 };
   uint32_t br[N], oc[N];
   for (int i = 0; i < N; i++) {
-    br[i] = (uint32_t)(rng() % 5);
-    oc[i] = br[i] == 4 ? (uint32_t)(rng() % 20) : (uint32_t)(rng() % 3 == 0);
+    br[i] = (uint32_t)(test_rng() % 5);
+    oc[i] = br[i] == 4 ? (uint32_t)(test_rng() % 20)
+                       : (uint32_t)(test_rng() % 3 == 0);
   }
   struct branch_stats s;
   branch_init(&s, Histories, NH);
@@ -200,8 +195,8 @@ static void test_merge_filtered(void) {
   enum { N = 2000 };
   uint32_t br[N], oc[N];
   for (int i = 0; i < N; i++) {
-    br[i] = (uint32_t)(rng() % 4);
-    oc[i] = (uint32_t)((rng() % 4) == 0);
+    br[i] = (uint32_t)(test_rng() % 4);
+    oc[i] = (uint32_t)((test_rng() % 4) == 0);
   }
   struct branch_stats s, even, twice;
   branch_init(&s, Histories, NH);

@@ -11,19 +11,11 @@
 
 #define K 12
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rng(void) { /* xorshift64 */
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
-
 /* Feeds addrs in batches of random lengths (1..64). */
 static void add_in_batches(struct entropy_counts *e, const uint64_t *addrs,
                            size_t n) {
   for (size_t i = 0; i < n;) {
-    size_t len = 1 + rng() % 64;
+    size_t len = 1 + test_rng() % 64;
     if (len > n - i)
       len = n - i;
     entropy_add_batch(e, addrs + i, len);
@@ -138,7 +130,7 @@ static double brute_entropy(const uint64_t *addrs, size_t n, unsigned k) {
 static uint64_t *random_stream(size_t n) {
   uint64_t *addrs = malloc(n * sizeof(*addrs));
   for (size_t i = 0; i < n; i++) {
-    uint64_t r = rng();
+    uint64_t r = test_rng();
     switch (r % 3) {
     case 0:
       addrs[i] = 0x7ffd0000 + 8 * ((r >> 8) % 16);
@@ -205,6 +197,7 @@ static void test_json(void) {
 }
 
 int main(void) {
+  test_seed(0x9e3779b97f4a7c15);
   RUN(test_consecutive_addresses);
   RUN(test_equal_counts);
   RUN(test_single_address);

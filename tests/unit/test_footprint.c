@@ -11,16 +11,6 @@
 
 #include "check.h"
 
-static uint64_t rng_state = 0x13198a2e03707344;
-
-/* splitmix64: a simple, reproducible generator for test data */
-static uint64_t rng(void) {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
-  return z ^ (z >> 31);
-}
-
 /* ---- The reference: a bitmap over two windows ------------------------- */
 
 /* Window 0 starts at address 0 (line 0, the map's special key); window 1
@@ -97,7 +87,8 @@ static void check_against(const struct footprint *f, const struct byteset *s) {
 static void random_accesses(struct footprint *f, struct byteset *s, int n,
                             uint64_t max_size) {
   for (int i = 0; i < n; i++)
-    touch(f, s, (int)(rng() & 1), rng() % WINDOW_BYTES, 1 + rng() % max_size);
+    touch(f, s, (int)(test_rng() & 1), test_rng() % WINDOW_BYTES,
+          1 + test_rng() % max_size);
 }
 
 /* A loop over three arrays: c[i] = a[i] + b[i] with 8-byte elements. */
@@ -225,7 +216,8 @@ static void test_large_accesses(void) {
   touch(&f, s, 1, 4096, 65536);
   check_against(&f, s);
   for (int i = 0; i < 20; i++)
-    touch(&f, s, (int)(rng() & 1), rng() % WINDOW_BYTES, 1 + rng() % 20000);
+    touch(&f, s, (int)(test_rng() & 1), test_rng() % WINDOW_BYTES,
+          1 + test_rng() % 20000);
   random_accesses(&f, s, 3000, 8);
   check_against(&f, s);
   footprint_free(&f);
@@ -384,6 +376,7 @@ static void test_json(void) {
 }
 
 int main(void) {
+  test_seed(0x13198a2e03707344);
   RUN(test_empty_and_zero_size);
   RUN(test_by_hand);
   RUN(test_line_boundaries);

@@ -12,14 +12,6 @@
 static const uint64_t sizes_8_512[] = {8, 16, 32, 64, 128, 256, 512};
 #define N_SIZES 7
 
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
-static uint64_t rng(void) { /* xorshift64 */
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
-
 /* Bin of a reuse distance: 0 for 0, i for [2^(i-1), 2^i). */
 static uint8_t bin_of(uint64_t distance) {
   uint8_t bin = 0;
@@ -60,7 +52,7 @@ static void histograms_of(struct reuse_histograms *h, const uint64_t *addrs,
   }
   EXPECT(histograms_init(h, sizes, n_sizes) == 0);
   for (size_t i = 0; i < n;) {
-    size_t len = 1 + rng() % 1000;
+    size_t len = 1 + test_rng() % 1000;
     if (len > n - i)
       len = n - i;
     histograms_add_batch(h, (const uint8_t *const *)bins, i, len);
@@ -145,7 +137,7 @@ static void test_random_accesses(void) {
   size_t n = 40000;
   uint64_t *addrs = malloc(n * sizeof(*addrs));
   for (size_t i = 0; i < n; i++)
-    addrs[i] = 0x100000 + 8 * (rng() % 4096);
+    addrs[i] = 0x100000 + 8 * (test_rng() % 4096);
   struct reuse_histograms h;
   struct spatial_locality sl;
   histograms_of(&h, addrs, n, sizes_8_512, N_SIZES);
@@ -310,7 +302,7 @@ static uint64_t *mixed_stream(size_t n, uint64_t span) {
   uint64_t *addrs = malloc(n * sizeof(*addrs));
   uint64_t sweep = 0;
   for (size_t i = 0; i < n; i++) {
-    uint64_t r = rng();
+    uint64_t r = test_rng();
     if (r % 4 == 0)
       addrs[i] = 0x400000 + 8 * ((r >> 8) % 64);
     else if (r % 4 == 1)
@@ -439,6 +431,7 @@ static void test_merge_is_sum(void) {
 }
 
 int main(void) {
+  test_seed(0x2545f4914f6cdd1d);
   RUN(test_single_pass);
   RUN(test_three_sweeps);
   RUN(test_random_accesses);

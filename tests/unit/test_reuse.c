@@ -13,16 +13,6 @@
 
 #include "check.h"
 
-static uint64_t rng_state = 0x243f6a8885a308d3;
-
-/* splitmix64: a simple, reproducible generator for test data */
-static uint64_t rng(void) {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
-  return z ^ (z >> 31);
-}
-
 static const unsigned shifts[] = {0, 3, 6, 9};
 #define NSHIFTS (sizeof(shifts) / sizeof(shifts[0]))
 
@@ -76,7 +66,7 @@ static size_t next_batch(enum split how, size_t left) {
     len = 4097;
     break;
   default:
-    len = 1 + rng() % 20000;
+    len = 1 + test_rng() % 20000;
     break;
   }
   return len < left ? len : left;
@@ -148,7 +138,7 @@ static void check_all_shifts(const uint64_t *addrs, size_t n, enum split how,
 
 /* Address of block b at line shift s, with random bits below the line. */
 static uint64_t in_block(uint64_t b, unsigned s) {
-  return (b << s) | (rng() & ((UINT64_C(1) << s) - 1));
+  return (b << s) | (test_rng() & ((UINT64_C(1) << s) - 1));
 }
 
 /* ---- Hand-derived values
@@ -307,7 +297,7 @@ static void test_random_small_universe(void) {
   for (size_t u = 0; u < sizeof(universes) / sizeof(universes[0]); u++)
     for (size_t s = 0; s < NSHIFTS; s++) {
       for (size_t i = 0; i < N; i++)
-        addrs[i] = in_block(rng() % universes[u], shifts[s]);
+        addrs[i] = in_block(test_rng() % universes[u], shifts[s]);
       check_stream(addrs, N, shifts[s], (enum split)(u % NSPLITS), 1);
     }
   free(addrs);
@@ -318,7 +308,7 @@ static void test_random_addresses_all_shifts(void) {
   enum { N = 30000 };
   uint64_t *addrs = malloc(N * sizeof(*addrs));
   for (size_t i = 0; i < N; i++)
-    addrs[i] = UINT64_C(0x600000) + rng() % (4096 * 8);
+    addrs[i] = UINT64_C(0x600000) + test_rng() % (4096 * 8);
   check_all_shifts(addrs, N, RANDOM_CUTS, 1);
   free(addrs);
 }
@@ -328,7 +318,7 @@ static void test_random_large_universe(void) {
   enum { N = 150000 };
   uint64_t *addrs = malloc(N * sizeof(*addrs));
   for (size_t i = 0; i < N; i++)
-    addrs[i] = in_block(rng() % 12000, 3);
+    addrs[i] = in_block(test_rng() % 12000, 3);
   check_stream(addrs, N, 3, RANDOM_CUTS, 1);
   free(addrs);
 }
@@ -338,7 +328,7 @@ static void test_hot_and_cold_mix(void) {
   enum { N = 60000 };
   uint64_t *addrs = malloc(N * sizeof(*addrs));
   for (size_t i = 0; i < N; i++)
-    addrs[i] = rng() % 4 ? rng() % 16 : 1000 + rng() % 40000;
+    addrs[i] = test_rng() % 4 ? test_rng() % 16 : 1000 + test_rng() % 40000;
   check_stream(addrs, N, 0, ODD, 1);
   check_stream(addrs, N, 0, SINGLES, 1);
   free(addrs);
@@ -362,7 +352,7 @@ static void test_extreme_addresses(void) {
   enum { N = 20000 };
   uint64_t *addrs = malloc(N * sizeof(*addrs));
   for (size_t i = 0; i < N; i++) {
-    uint64_t r = rng() % 600;
+    uint64_t r = test_rng() % 600;
     addrs[i] = r < 300 ? UINT64_MAX - r * 8 : r * 8 - 2400;
   }
   check_all_shifts(addrs, N, SMALL, 1);
@@ -383,7 +373,7 @@ static void test_spread_stamps(void) {
     size_t n = cases[c].n;
     uint64_t *addrs = malloc(n * sizeof(*addrs));
     for (size_t i = 0; i < n; i++)
-      addrs[i] = rng() % 8 ? rng() % 700 : rng() % 3000;
+      addrs[i] = test_rng() % 8 ? test_rng() % 700 : test_rng() % 3000;
     check_stream(addrs, n, 0, RANDOM_CUTS, cases[c].gap);
     check_stream(addrs, n, 3, WHOLE, cases[c].gap);
     free(addrs);
@@ -397,7 +387,7 @@ static void test_distinct_then_shuffled(void) {
   for (size_t i = 0; i < M; i++)
     addrs[i] = addrs[M + i] = i * 64;
   for (size_t i = M - 1; i > 0; i--) {
-    size_t j = rng() % (i + 1);
+    size_t j = test_rng() % (i + 1);
     uint64_t t = addrs[M + i];
     addrs[M + i] = addrs[M + j];
     addrs[M + j] = t;
@@ -418,16 +408,16 @@ static void test_window_boundaries(void) {
     for (size_t u = 0; u < sizeof(extra) / sizeof(extra[0]); u++) {
       uint64_t universe = w + extra[u] > 1 ? w + extra[u] - 1 : 1;
       for (size_t i = 0; i < N; i++)
-        addrs[i] = (rng() % (universe + 1)) * 8;
+        addrs[i] = (test_rng() % (universe + 1)) * 8;
       check_stream(addrs, N, 3, u % 2 ? SMALL : RANDOM_CUTS, 1);
     }
     uint64_t fresh = 1000000;
     for (size_t i = 0; i < N; i++) {
-      uint64_t r = rng() % 16;
-      addrs[i] = r < 11   ? (rng() % w) * 64 /* hot: in the window */
-                 : r < 13 ? (fresh++) * 64   /* cold */
-                 : r < 15 ? (rng() % (fresh - 999999) + 999999) * 64
-                          : (rng() % (4 * w + 4)) * 64; /* just beyond */
+      uint64_t r = test_rng() % 16;
+      addrs[i] = r < 11   ? (test_rng() % w) * 64 /* hot: in the window */
+                 : r < 13 ? (fresh++) * 64        /* cold */
+                 : r < 15 ? (test_rng() % (fresh - 999999) + 999999) * 64
+                          : (test_rng() % (4 * w + 4)) * 64; /* just beyond */
     }
     check_stream(addrs, N, 6, RANDOM_CUTS, 1);
     check_stream(addrs, N, 6, SINGLES, 3);
@@ -446,7 +436,7 @@ static void test_memory_per_block(void) {
   uint8_t *bins = malloc(N);
   struct reuse_engine *e = reuse_new(6);
   for (size_t i = 0; i < N; i++)
-    addrs[i] = rng() << 6;
+    addrs[i] = test_rng() << 6;
   reuse_batch(e, addrs, N, bins, NULL);
   reuse_batch(e, addrs, N, bins, NULL);
   EXPECT_EQ(reuse_distinct_blocks(e), N);
@@ -489,7 +479,7 @@ static void test_out_of_memory(void) {
       _exit(4);
     for (int round = 0; round < 400; round++) {
       for (size_t i = 0; i < N; i++)
-        addrs[i] = rng();
+        addrs[i] = test_rng();
       reuse_batch(e, addrs, N, bins, NULL);
       for (size_t i = 0; i < N; i++)
         if (bins[i] > REUSE_MAX_BIN && bins[i] != REUSE_COLD)

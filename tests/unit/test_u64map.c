@@ -9,16 +9,6 @@
 
 #include "check.h"
 
-static uint64_t rng_state = 0x243f6a8885a308d3;
-
-/* splitmix64: a simple, reproducible generator for test data */
-static uint64_t rng(void) {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
-  return z ^ (z >> 31);
-}
-
 static int compare_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return (x > y) - (x < y);
@@ -39,10 +29,10 @@ static void reference_init(struct reference *r, size_t n) {
   for (size_t i = 0; i < n; i++) {
     switch (i % 4) {
     case 0:
-      r->keys[i] = rng();
+      r->keys[i] = test_rng();
       break;
     case 1:
-      r->keys[i] = rng() & 0xfff; /* small keys, duplicates likely */
+      r->keys[i] = test_rng() & 0xfff; /* small keys, duplicates likely */
       break;
     default:
       r->keys[i] = 0x7fff0000 + i; /* sequential, like line numbers */
@@ -90,7 +80,7 @@ static void check_lookups(const struct u64map *m, const struct reference *r) {
       EXPECT(*v == r->values[i]);
   }
   for (int i = 0; i < 1000; i++) {
-    uint64_t key = rng();
+    uint64_t key = test_rng();
     if (reference_index(r, key) < 0)
       EXPECT(u64map_find(m, key) == NULL);
   }
@@ -171,8 +161,8 @@ static void test_random_against_reference(void) {
   u64map_init(&m);
   size_t last_capacity = 0;
   for (int step = 0; step < 200000; step++) {
-    size_t i = rng() % r.n;
-    uint64_t delta = rng() & 0xffff;
+    size_t i = test_rng() % r.n;
+    uint64_t delta = test_rng() & 0xffff;
     uint64_t *v = u64map_slot(&m, r.keys[i]);
     EXPECT(v != NULL);
     if (!v)
