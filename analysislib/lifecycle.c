@@ -92,9 +92,17 @@ static void on_fatal_signal(int sig) {
     pisa_write_result(0, sig);
   }
   errno = saved;
-  /* SA_RESETHAND restored the default action and SA_NODEFER lets it act
-   * now: the program dies of its own signal. */
+  /* The fatal signals stayed blocked while the result was written (a second
+   * SIGTERM, as a process group kill plus pisa-char's forwarding deliver,
+   * waits; SA_RESETHAND is not used because Linux then delivers the same
+   * signal again at once).  Back to the default action, re-raised, and
+   * unblocked: the program dies of its own signal. */
+  signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
   raise(sig);
+  sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 static void install_signal_handlers(void) {
@@ -107,8 +115,10 @@ static void install_signal_handlers(void) {
         old.sa_handler != SIG_DFL)
       continue; /* the program's own disposition wins */
     struct sigaction sa = {.sa_handler = on_fatal_signal,
-                           .sa_flags = SA_RESETHAND | SA_NODEFER | SA_ONSTACK};
+                           .sa_flags = SA_ONSTACK};
     sigemptyset(&sa.sa_mask);
+    for (size_t j = 0; j < sizeof fatal_signals / sizeof *fatal_signals; j++)
+      sigaddset(&sa.sa_mask, fatal_signals[j]);
     sigaction(fatal_signals[i], &sa, NULL);
   }
 }
