@@ -55,6 +55,16 @@ static inline double pb_value(long i, long j, long salt) {
   return (double)(h % 1024) / 1024.0;
 }
 
+/* Fills rows x cols of a row-major array whose rows are `stride` elements
+ * long with pb_value(i, j, salt): the plain initialisation most kernels
+ * use for their input matrices. */
+static inline void pb_fill(double *a, int rows, int cols, int stride,
+                           long salt) {
+  for (int i = 0; i < rows; i++)
+    for (int j = 0; j < cols; j++)
+      a[(long)i * stride + j] = pb_value(i, j, salt);
+}
+
 /* Checksum folding: each element is weighted by its position, so swapped or
  * misplaced values change the sum. Sequential sums, never reassociated, so
  * the same compiler and flags give the same bits. */

@@ -18,9 +18,7 @@
 #endif
 
 static void init_arrays(int n, double u[N][N]) {
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++)
-      u[i][j] = pb_value(i, j, 1);
+  pb_fill(&u[0][0], n, n, N, 1);
 }
 
 PB_KERNEL void kernel_adi(int tsteps, int n, double u[N][N], double v[N][N],

@@ -18,9 +18,7 @@
 #endif
 
 static void init_arrays(int n, double A[N][N]) {
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++)
-      A[i][j] = pb_value(i, j, 1);
+  pb_fill(&A[0][0], n, n, N, 1);
 }
 
 PB_KERNEL void kernel_seidel_2d(int tsteps, int n, double A[N][N]) {

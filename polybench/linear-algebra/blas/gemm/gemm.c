@@ -23,15 +23,9 @@
 
 static void init_arrays(int ni, int nj, int nk, double C[NI][NJ],
                         double A[NI][NK], double B[NK][NJ]) {
-  for (int i = 0; i < ni; i++)
-    for (int j = 0; j < nj; j++)
-      C[i][j] = pb_value(i, j, 1);
-  for (int i = 0; i < ni; i++)
-    for (int k = 0; k < nk; k++)
-      A[i][k] = pb_value(i, k, 2);
-  for (int k = 0; k < nk; k++)
-    for (int j = 0; j < nj; j++)
-      B[k][j] = pb_value(k, j, 3);
+  pb_fill(&C[0][0], ni, nj, NJ, 1);
+  pb_fill(&A[0][0], ni, nk, NK, 2);
+  pb_fill(&B[0][0], nk, nj, NJ, 3);
 }
 
 PB_KERNEL void kernel_gemm(int ni, int nj, int nk, double alpha, double beta,

@@ -27,18 +27,10 @@
 
 static void init_arrays(int ni, int nj, int nk, int nl, double A[NI][NK],
                         double B[NK][NJ], double C[NJ][NL], double D[NI][NL]) {
-  for (int i = 0; i < ni; i++)
-    for (int k = 0; k < nk; k++)
-      A[i][k] = pb_value(i, k, 1);
-  for (int k = 0; k < nk; k++)
-    for (int j = 0; j < nj; j++)
-      B[k][j] = pb_value(k, j, 2);
-  for (int j = 0; j < nj; j++)
-    for (int l = 0; l < nl; l++)
-      C[j][l] = pb_value(j, l, 3);
-  for (int i = 0; i < ni; i++)
-    for (int l = 0; l < nl; l++)
-      D[i][l] = pb_value(i, l, 4);
+  pb_fill(&A[0][0], ni, nk, NK, 1);
+  pb_fill(&B[0][0], nk, nj, NJ, 2);
+  pb_fill(&C[0][0], nj, nl, NL, 3);
+  pb_fill(&D[0][0], ni, nl, NL, 4);
 }
 
 PB_KERNEL void kernel_2mm(int ni, int nj, int nk, int nl, double alpha,

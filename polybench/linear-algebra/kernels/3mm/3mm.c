@@ -32,18 +32,10 @@
 static void init_arrays(int ni, int nj, int nk, int nl, int nm,
                         double A[NI][NK], double B[NK][NJ], double C[NJ][NM],
                         double D[NM][NL]) {
-  for (int i = 0; i < ni; i++)
-    for (int k = 0; k < nk; k++)
-      A[i][k] = pb_value(i, k, 1);
-  for (int k = 0; k < nk; k++)
-    for (int j = 0; j < nj; j++)
-      B[k][j] = pb_value(k, j, 2);
-  for (int j = 0; j < nj; j++)
-    for (int m = 0; m < nm; m++)
-      C[j][m] = pb_value(j, m, 3);
-  for (int m = 0; m < nm; m++)
-    for (int l = 0; l < nl; l++)
-      D[m][l] = pb_value(m, l, 4);
+  pb_fill(&A[0][0], ni, nk, NK, 1);
+  pb_fill(&B[0][0], nk, nj, NJ, 2);
+  pb_fill(&C[0][0], nj, nm, NM, 3);
+  pb_fill(&D[0][0], nm, nl, NL, 4);
 }
 
 PB_KERNEL void kernel_3mm(int ni, int nj, int nk, int nl, int nm,

@@ -20,9 +20,7 @@
 static void init_arrays(int m, int n, double A[M][N], double x[N]) {
   for (int j = 0; j < n; j++)
     x[j] = pb_value(j, 0, 1);
-  for (int i = 0; i < m; i++)
-    for (int j = 0; j < n; j++)
-      A[i][j] = pb_value(i, j, 2);
+  pb_fill(&A[0][0], m, n, N, 2);
 }
 
 PB_KERNEL void kernel_atax(int m, int n, double A[M][N], double x[N],

@@ -27,9 +27,7 @@ static void init_arrays(int nr, int nq, int np, double A[NR][NQ][NP],
     for (int q = 0; q < nq; q++)
       for (int p = 0; p < np; p++)
         A[r][q][p] = pb_value(r * nq + q, p, 1);
-  for (int s = 0; s < np; s++)
-    for (int p = 0; p < np; p++)
-      C4[s][p] = pb_value(s, p, 2);
+  pb_fill(&C4[0][0], np, np, NP, 2);
 }
 
 PB_KERNEL void kernel_doitgen(int nr, int nq, int np, double A[NR][NQ][NP],
