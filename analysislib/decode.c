@@ -206,6 +206,43 @@ static long decode_wide(struct pisa_batch *refs, uint32_t fn,
   }
 }
 
+/* The scheduler's view of a registered block (schedule.h). */
+static int describe_block(void *ctx, uint32_t id, struct sched_block *d) {
+  (void)ctx;
+  if (id >= pisa_block_count())
+    return -1;
+  const struct pisa_gblock *gb = &pisa_blocks[id];
+  const struct pisa_gfunction *gf = &pisa_functions[gb->function];
+  const struct pisa_module *m = gf->module;
+  *d = (struct sched_block){.table = gb->table,
+                            .instrs = gb->instrs,
+                            .sites = gb->sites,
+                            .phis = gf->n_phis ? m->phis + gb->table->first_phi
+                                               : NULL,
+                            .operands = m->operands,
+                            .incoming = m->incoming,
+                            .function_name = gf->table->name,
+                            .local = id - gb->module_first_block,
+                            .function = gb->function,
+                            .entry = id == gf->first_block,
+                            .instr_base = gf->instr_base,
+                            .phi_base = gf->phi_base,
+                            .n_instrs = gf->n_instrs,
+                            .n_phis = gf->n_phis,
+                            .n_args = gf->n_args};
+  return 0;
+}
+
+/* The ILP and BBLP schedules read the same words (schedule.c). */
+static void schedule_words(struct pisa_thread *t, const uint64_t *w, size_t n) {
+  const struct sched_config *c = &pisa_config.sched;
+  if (!c->n_windows && !c->bblp)
+    return;
+  if (!t->sched && !(t->sched = sched_new(c, describe_block, NULL)))
+    return;
+  sched_words(t->sched, w, n);
+}
+
 /* Words come in segments: a BLOCK or RESUME header, then one word per
  * fixed-size access of the segment (a tight loop below) or several for a
  * wide one.  Every access goes to the footprint of its function and class
@@ -306,6 +343,7 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
   t->site = site;
   if (refs)
     consume_batch(t);
+  schedule_words(t, w, n);
 }
 
 PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
@@ -329,6 +367,8 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
     t->reuse[s] = NULL;
     free(t->batch.bins[s]);
   }
+  sched_free(t->sched);
+  t->sched = NULL;
   if (t->branches)
     branch_free(t->branches);
   free(t->branches);

@@ -176,8 +176,8 @@ struct pisa_module {
   uint32_t n_operands;
   uint32_t n_phis;
   uint32_t n_incoming; /* (block, source) pairs */
-  uint32_t reserved;
-  const char *name; /* the module's source file name */
+  uint32_t mode;       /* PISA_MODE_DEEP (0) for these tables */
+  const char *name;    /* the module's source file name */
   const struct pisa_function *functions;
   const struct pisa_block *blocks;
   const struct pisa_instr *instrs;
@@ -200,6 +200,108 @@ uint64_t *__pisa_buffer_refill(uint64_t words);
 }
 #endif
 
+/* ---- Counter mode (docs/counter-mode.md) ---------------------------------
+ * pisa-cc --mode=counter runs the counter pass instead: no record words, a
+ * thread-local array of 64-bit counters per module, and tables that say how
+ * every block's execution count follows from the counters.  Blocks with the
+ * same count form a set; a set's count is sum(coeff * counter) over its
+ * terms (flow conservation derives most counts from a few counters).  The
+ * module table lives in PISA_MARKER_SECTION like the deep one, and the
+ * module carries the string PISA_COUNTER_MARKER so that pisa-char can tell a
+ * counter build from a deep one before running it. */
+#define PISA_MODE_DEEP 0u
+#define PISA_MODE_COUNTER 1u
+#define PISA_COUNTER_MARKER "pisa-char counter-mode module"
+#define PISA_FN_COUNTER_REGISTER "__pisa_counter_register"
+/* Called (cold) by an instrumented function entered by a thread whose
+ * PISA_TLS_COUNTER_THREAD flag is 0: the runtime learns about the thread. */
+#define PISA_FN_COUNTER_THREAD "__pisa_counter_thread"
+#define PISA_TLS_COUNTER_THREAD "__pisa_counter_thread_on"
+/* pisa.h's PISA_ROI_BEGIN / PISA_ROI_END. */
+#define PISA_FN_ROI_BEGIN "__pisa_roi_begin"
+#define PISA_FN_ROI_END "__pisa_roi_end"
+#define PISA_COUNTER_NONE UINT32_MAX
+
+struct pisa_counter_term {
+  uint32_t counter; /* module-local counter index */
+  int32_t coeff;
+};
+
+/* Access-count slots of a set (per execution). */
+enum pisa_counter_access {
+  PISA_ACC_LOADS,
+  PISA_ACC_STORES,
+  PISA_ACC_ATOMICS,
+  PISA_ACC_MEMCPY,
+  PISA_ACC_MEMSET,
+  PISA_ACC_GATHERS,
+  PISA_ACC_SCATTERS,
+  PISA_ACC_COUNT
+};
+
+struct pisa_counter_set {
+  uint32_t function;   /* module-local function */
+  uint32_t n_blocks;   /* blocks in the set */
+  uint32_t first_term; /* its count: terms[first_term..] */
+  uint32_t n_terms;
+  uint32_t first_instr; /* counted instructions of all its blocks */
+  uint32_t n_instrs;
+  uint32_t first_call; /* direct call sites: callee names at calls[] */
+  uint32_t n_calls;
+  uint32_t n_phis;
+  uint32_t bytes_loaded; /* static bytes per execution (fixed-size) */
+  uint32_t bytes_stored;
+  uint32_t line; /* source line of its first block, 0 when unknown */
+  uint32_t accesses[PISA_ACC_COUNT];
+};
+
+struct pisa_counter_function {
+  const char *name;    /* linkage name */
+  const char *display; /* demangled */
+  const char *file;    /* or NULL */
+  uint32_t line;
+  uint32_t first_set;
+  uint32_t n_sets;
+  /* Counters of the run-time byte counts of memcpy/memmove (loaded and
+   * stored), memset and gather/scatter: dyn_counter (loaded) and
+   * dyn_counter + 1 (stored), PISA_COUNTER_NONE when it has none. */
+  uint32_t dyn_counter;
+};
+
+struct pisa_counter_module {
+  uint32_t abi_version;
+  uint32_t mode; /* PISA_MODE_COUNTER */
+  uint32_t n_functions;
+  uint32_t n_sets;
+  uint32_t n_terms;
+  uint32_t n_instrs;
+  uint32_t n_calls;
+  uint32_t n_counters;
+  const char *name;
+  const struct pisa_counter_function *functions;
+  const struct pisa_counter_set *sets;
+  const struct pisa_counter_term *terms;
+  const struct pisa_instr *instrs;
+  const char *const *calls;
+  /* Per counter: PISA_COUNTER_NONE when it is incremented by 1, else the
+   * module-local set whose count is the number of its increments (a loop
+   * counter hoisted to the preheader adds the trip count at once). */
+  const uint32_t *increments;
+  /* The calling thread's counter array (n_counters words). */
+  uint64_t *(*counters)(void);
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+void __pisa_counter_register(const struct pisa_counter_module *module);
+void __pisa_counter_thread(void);
+void __pisa_roi_begin(const char *name);
+void __pisa_roi_end(const char *name);
+#ifdef __cplusplus
+}
+#endif
+
 /* ---- Metric families that can be switched off -------------------------
  * pisa-char --metrics=LIST passes the enabled ones to the runtime as
  * PISA_METRICS=name,name,...  The instruction mix is always computed. */
@@ -209,7 +311,9 @@ uint64_t *__pisa_buffer_refill(uint64_t words);
   X(REUSE, "reuse")       /* reuse_distance and miss_ratio */                  \
   X(LOCALITY, "locality") /* spatial_locality; needs reuse */                  \
   X(CLASSES, "classes")   /* access_classes */                                 \
-  X(BRANCH, "branch")     /* branch behaviour */
+  X(BRANCH, "branch")     /* branch behaviour */                               \
+  X(ILP, "ilp")           /* ilp (per instruction window) and dlp */           \
+  X(BBLP, "bblp")         /* bblp, bblp_smart and pbblp */
 
 enum pisa_family_bit {
 #define PISA_FAMILY_BIT(Id, Name) PISA_FAMILY_##Id##_BIT,

@@ -40,6 +40,39 @@ PISA_HIDDEN uint32_t pisa_function_count(void) {
   return atomic_load_explicit(&n_functions, memory_order_acquire);
 }
 
+/* The function's frame layout for the schedules: its instructions and
+ * phis are contiguous in the module's tables, in block order. */
+static void describe_frame(struct pisa_gfunction *gf) {
+  const struct pisa_function *f = gf->table;
+  const struct pisa_module *m = gf->module;
+  if (!f->n_blocks)
+    return;
+  const struct pisa_block *first = &m->blocks[f->first_block];
+  gf->instr_base = first->first_instr;
+  gf->phi_base = first->first_phi;
+  for (uint32_t b = f->first_block; b < f->first_block + f->n_blocks; b++) {
+    gf->n_instrs += m->blocks[b].n_instrs;
+    gf->n_phis += m->blocks[b].n_phis;
+  }
+  /* Tables a module does not carry (hand-built or truncated) give no
+   * dependencies rather than wild reads. */
+  if (!m->phis || gf->phi_base + (uint64_t)gf->n_phis > m->n_phis)
+    gf->n_phis = 0;
+  for (uint32_t k = 0; m->operands && k < gf->n_instrs; k++) {
+    const struct pisa_instr *in = &m->instrs[gf->instr_base + k];
+    if (in->first_operand + (uint64_t)in->n_operands <= m->n_operands)
+      gf->n_args = sched_args_used(m->operands + in->first_operand,
+                                   in->n_operands, gf->n_args);
+  }
+  for (uint32_t p = 0; m->incoming && p < gf->n_phis; p++) {
+    const struct pisa_phi *phi = &m->phis[gf->phi_base + p];
+    for (uint32_t k = 0; k < phi->n_incoming; k++)
+      gf->n_args = sched_args_used(
+          m->incoming + 2 * ((size_t)phi->first_incoming + k) + 1, 1,
+          gf->n_args);
+  }
+}
+
 __attribute__((visibility("default"))) void
 __pisa_register_module(struct pisa_module *m) {
   if (m->abi_version != PISA_ABI_VERSION) {
@@ -63,6 +96,7 @@ __pisa_register_module(struct pisa_module *m) {
     const struct pisa_function *f = &m->functions[i];
     pisa_functions[f0 + i] = (struct pisa_gfunction){
         .table = f, .module = m, .first_block = b0 + f->first_block};
+    describe_frame(&pisa_functions[f0 + i]);
   }
   for (uint32_t i = 0; i < m->n_blocks; i++) {
     const struct pisa_block *b = &m->blocks[i];

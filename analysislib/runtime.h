@@ -18,6 +18,7 @@
 #include "locality.h"
 #include "mix.h"
 #include "pisa_abi.h"
+#include "schedule.h"
 
 #define PISA_HIDDEN __attribute__((visibility("hidden")))
 
@@ -37,9 +38,16 @@ struct pisa_config {
   char output_dir[4096];
   uint64_t line_sizes[PISA_MAX_LINE_SIZES];
   size_t n_line_sizes;
+  struct sched_config sched; /* ILP windows (PISA_ILP_WINDOWS), BBLP */
 };
 PISA_HIDDEN extern struct pisa_config pisa_config;
 PISA_HIDDEN void pisa_config_init(void); /* idempotent */
+/* The status passed to exit(), or -1 before (lifecycle.c). */
+PISA_HIDDEN extern int pisa_exit_status;
+PISA_HIDDEN void pisa_watch_exit_status(void); /* idempotent */
+/* Around an exec (exec.c): write the result; undo when the exec failed. */
+PISA_HIDDEN void pisa_before_exec(void);
+PISA_HIDDEN void pisa_after_failed_exec(void);
 
 /* ---- registry of instrumented modules (registry.c) ---- */
 struct pisa_gblock { /* a block with global indices resolved */
@@ -55,6 +63,9 @@ struct pisa_gfunction {
   const struct pisa_function *table;
   const struct pisa_module *module;
   uint32_t first_block; /* global id of its first block */
+  /* Its frame for the schedules (schedule.h): module-local first instruction
+   * and phi, counts, and parameters used. */
+  uint32_t instr_base, phi_base, n_instrs, n_phis, n_args;
 };
 
 PISA_HIDDEN extern struct pisa_gblock *pisa_blocks;
@@ -105,15 +116,25 @@ struct pisa_thread {
   uint32_t fn_capacity;
   struct reuse_engine *reuse[PISA_MAX_LINE_SIZES]; /* the thread's stream */
   struct branch_stats *branches; /* outcomes in the thread's order */
+  struct sched *sched;           /* ILP/BBLP schedules, when enabled */
   struct pisa_batch batch;
 };
 
 PISA_HIDDEN struct pisa_thread *pisa_thread_self(void); /* NULL when none */
 PISA_HIDDEN struct pisa_thread *pisa_thread_list(void); /* under lock */
 PISA_HIDDEN void pisa_threads_lock(void);
+PISA_HIDDEN int pisa_threads_trylock(void); /* 0 when locked */
 PISA_HIDDEN void pisa_threads_unlock(void);
 PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t);
+/* Under pisa_threads_lock: drain every thread and freeze its metrics while
+ * the result is built (threads may still run); thaw undoes it. */
+PISA_HIDDEN void pisa_threads_freeze(int in_signal);
+PISA_HIDDEN void pisa_threads_thaw(void);
 PISA_HIDDEN void pisa_threads_after_fork(void);
+/* Creation numbers (creation.c, the pthread_create wrapper of the shared
+ * runtime): a new one; the one of the calling thread, set when it starts. */
+PISA_HIDDEN uint32_t pisa_new_creation_number(void);
+PISA_HIDDEN void pisa_thread_started(uint32_t creation);
 
 /* ---- decoder (decode.c) ---- */
 PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,

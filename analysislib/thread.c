@@ -1,7 +1,9 @@
 /* thread.c: per-thread buffers and analysis state.  A thread gets its state
- * at its first record (the slow path of the instrumented code), drains its
- * buffer into its own metrics without locks, and drains the rest when it
- * exits; states stay listed until the process writes its result. */
+ * at its first record (the slow path of the instrumented code) and decodes
+ * its own buffer when it fills; its only lock is its own, taken once per
+ * buffer, so threads never wait for each other.  At thread exit the rest is
+ * decoded; at process exit the writer drains threads still running
+ * (thread pools, a worker that called exit) and freezes their metrics. */
 #include "runtime.h"
 
 #include <stdlib.h>
@@ -15,19 +17,44 @@ __attribute__((
     visibility("default"),
     tls_model("initial-exec"))) __thread struct pisa_tls_buffer __pisa_buf;
 
+/* A thread's state and what only this file needs: the lock that the owner
+ * (refill, exit) and the exit-time writer take around decoding, and the
+ * first word of the buffer not decoded yet (the writer decodes a running
+ * thread's committed words without moving its cursor). */
+struct thread_slot {
+  struct pisa_thread t; /* first: a pisa_thread * is a thread_slot * */
+  pthread_mutex_t lock;
+  uint64_t *decoded;
+  int frozen; /* the result was built: later words are dropped */
+};
+
 static __thread struct pisa_thread *self;
+static __thread int self_draining; /* self holds its lock (signal safety) */
 static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pisa_thread *threads_head, **threads_tail = &threads_head;
-static uint32_t threads_created;
+/* Creation numbers: the pthread_create wrapper (creation.c) hands them out
+ * in call order (main is 0), so threads are listed in creation order
+ * whichever runs first; threads it did not start get theirs at their first
+ * record. */
+static uint32_t next_creation = 1;
+static __thread uint32_t creation_plus1; /* pisa_thread_started */
+static int threads_frozen;               /* under threads_lock */
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 /* Where records go when no memory is left: written, never read. */
 static uint64_t scratch_buffer[UINT64_C(1) << 16];
 
+static struct thread_slot *slot_of(struct pisa_thread *t) {
+  return (struct thread_slot *)t;
+}
+
 PISA_HIDDEN struct pisa_thread *pisa_thread_self(void) { return self; }
 PISA_HIDDEN struct pisa_thread *pisa_thread_list(void) { return threads_head; }
 PISA_HIDDEN void pisa_threads_lock(void) { pthread_mutex_lock(&threads_lock); }
+PISA_HIDDEN int pisa_threads_trylock(void) {
+  return pthread_mutex_trylock(&threads_lock);
+}
 PISA_HIDDEN void pisa_threads_unlock(void) {
   pthread_mutex_unlock(&threads_lock);
 }
@@ -39,35 +66,116 @@ static void make_exit_key(void) {
     PISA_ERR("cannot create the thread-exit key");
 }
 
-static struct pisa_thread *thread_create(void) {
-  pisa_config_init();
-  struct pisa_thread *t = calloc(1, sizeof *t);
-  if (!t)
-    return NULL;
+static void slot_init(struct thread_slot *s) {
+  struct pisa_thread *t = &s->t;
   t->os_tid = (pid_t)syscall(SYS_gettid);
   t->tls = &__pisa_buf;
   t->block = UINT32_MAX;
-  pthread_once(&exit_key_once, make_exit_key);
-  pthread_setspecific(exit_key, t);
-  pthread_mutex_lock(&threads_lock);
-  t->index = threads_created++;
-  *threads_tail = t;
-  threads_tail = &t->next;
-  pthread_mutex_unlock(&threads_lock);
-  self = t;
-  return t;
+  pthread_mutex_init(&s->lock, NULL);
+  s->decoded = t->buffer;
 }
 
-/* Decodes the words the thread has committed and empties its buffer. */
-PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t) {
+/* The calling thread's creation number: 0 for the main thread, the one
+ * pthread_create gave it, or (a thread created some other way) a new one. */
+static uint32_t creation_number(void) {
+  if (syscall(SYS_gettid) == getpid())
+    return 0;
+  if (creation_plus1)
+    return creation_plus1 - 1;
+  return pisa_new_creation_number();
+}
+
+/* Under threads_lock: links t into the list, ordered by creation number. */
+static void list_insert(struct pisa_thread *t) {
+  struct pisa_thread **at = &threads_head;
+  while (*at && (*at)->index <= t->index)
+    at = &(*at)->next;
+  t->next = *at;
+  *at = t;
+  if (!t->next)
+    threads_tail = &t->next;
+}
+
+static struct pisa_thread *thread_create(void) {
+  pisa_config_init();
+  pisa_watch_exit_status();
+  struct thread_slot *s = calloc(1, sizeof *s);
+  if (!s)
+    return NULL;
+  slot_init(s);
+  s->t.index = creation_number();
+  pthread_once(&exit_key_once, make_exit_key);
+  pthread_setspecific(exit_key, s);
+  pthread_mutex_lock(&threads_lock);
+  s->frozen = threads_frozen;
+  list_insert(&s->t);
+  pthread_mutex_unlock(&threads_lock);
+  self = &s->t;
+  return self;
+}
+
+PISA_HIDDEN uint32_t pisa_new_creation_number(void) {
+  return __atomic_fetch_add(&next_creation, 1, __ATOMIC_RELAXED);
+}
+
+PISA_HIDDEN void pisa_thread_started(uint32_t creation) {
+  creation_plus1 = creation + 1;
+}
+
+/* Decodes the words committed since the last drain, under the slot's lock.
+ * The owner also empties its buffer; another thread (the exit-time writer)
+ * leaves the cursor alone, as the owner may be writing behind it. */
+static void drain_locked(struct thread_slot *s, int owner) {
+  struct pisa_thread *t = &s->t;
   if (!t->buffer) /* none yet, or the thread exited (its TLS is gone) */
     return;
   uint64_t *cursor = __atomic_load_n(&t->tls->cursor, __ATOMIC_ACQUIRE);
-  if (cursor < t->buffer || cursor > t->buffer + t->buffer_words)
-    return;
-  if (pisa_config.active)
-    pisa_decode(t, t->buffer, (size_t)(cursor - t->buffer));
-  __atomic_store_n(&t->tls->cursor, t->buffer, __ATOMIC_RELEASE);
+  if (cursor >= s->decoded && cursor <= t->buffer + t->buffer_words) {
+    if (pisa_config.active && !s->frozen)
+      pisa_decode(t, s->decoded, (size_t)(cursor - s->decoded));
+    s->decoded = cursor;
+  }
+  if (owner) {
+    s->decoded = t->buffer;
+    __atomic_store_n(&t->tls->cursor, t->buffer, __ATOMIC_RELEASE);
+  }
+}
+
+PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t) {
+  struct thread_slot *s = slot_of(t);
+  pthread_mutex_lock(&s->lock);
+  drain_locked(s, t == self);
+  pthread_mutex_unlock(&s->lock);
+}
+
+/* Under pisa_threads_lock: decodes what every thread committed and freezes
+ * the metrics, so the result can be built while threads still run (their
+ * later records are dropped).  From a signal handler, a thread interrupted
+ * while decoding is left as it is. */
+PISA_HIDDEN void pisa_threads_freeze(int in_signal) {
+  threads_frozen = 1;
+  for (struct pisa_thread *t = threads_head; t; t = t->next) {
+    struct thread_slot *s = slot_of(t);
+    if (in_signal && t == self && self_draining) {
+      s->frozen = 1; /* its lock is held below us: its state is mid-update */
+      continue;
+    }
+    pthread_mutex_lock(&s->lock);
+    drain_locked(s, 0);
+    s->frozen = 1;
+    pthread_mutex_unlock(&s->lock);
+  }
+}
+
+/* Undoes pisa_threads_freeze (an exec that failed), under the list lock. */
+PISA_HIDDEN void pisa_threads_thaw(void) {
+  threads_frozen = 0;
+  for (struct pisa_thread *t = threads_head; t; t = t->next) {
+    struct thread_slot *s = slot_of(t);
+    pthread_mutex_lock(&s->lock);
+    s->frozen = 0;
+    pthread_mutex_unlock(&s->lock);
+  }
 }
 
 static int ensure_buffer(struct pisa_thread *t, uint64_t words) {
@@ -82,21 +190,34 @@ static int ensure_buffer(struct pisa_thread *t, uint64_t words) {
   return 0;
 }
 
+/* The owner's buffer, drained and big enough for `words`, or NULL. */
+static uint64_t *refill_own(struct thread_slot *s, uint64_t words) {
+  struct pisa_thread *t = &s->t;
+  uint64_t *start = NULL;
+  pthread_mutex_lock(&s->lock);
+  self_draining = 1;
+  drain_locked(s, 1);
+  if (ensure_buffer(t, words) == 0) {
+    start = t->buffer;
+    s->decoded = start;
+    __atomic_store_n(&__pisa_buf.cursor, start, __ATOMIC_RELEASE);
+    __pisa_buf.limit = start + t->buffer_words;
+  }
+  self_draining = 0;
+  pthread_mutex_unlock(&s->lock);
+  return start;
+}
+
 __attribute__((visibility("default"))) uint64_t *
 __pisa_buffer_refill(uint64_t words) {
   int saved_errno = errno;
   struct pisa_thread *t = self ? self : thread_create();
-  uint64_t *start = scratch_buffer;
-  uint64_t capacity = sizeof scratch_buffer / sizeof *scratch_buffer;
-  if (t) {
-    pisa_thread_drain(t);
-    if (ensure_buffer(t, words) == 0) {
-      start = t->buffer;
-      capacity = t->buffer_words;
-    }
+  uint64_t *start = t ? refill_own(slot_of(t), words) : NULL;
+  if (!start) {
+    start = scratch_buffer;
+    __pisa_buf.cursor = start;
+    __pisa_buf.limit = start + sizeof scratch_buffer / sizeof *scratch_buffer;
   }
-  __pisa_buf.cursor = start;
-  __pisa_buf.limit = start + capacity;
   errno = saved_errno;
   return start;
 }
@@ -104,15 +225,17 @@ __pisa_buffer_refill(uint64_t words) {
 /* Thread-exit destructor: analyse what is left.  Instrumented code that runs
  * after it (other destructors) refills and re-arms it. */
 static void thread_exit(void *arg) {
-  struct pisa_thread *t = arg;
-  pthread_mutex_lock(&threads_lock); /* the exit-time writer drains too */
-  pisa_thread_drain(t);
-  t->exited = 1;
-  free(t->buffer);
-  t->buffer = NULL;
-  t->buffer_words = 0;
+  struct thread_slot *s = arg;
+  pthread_mutex_lock(&s->lock);
+  self_draining = 1;
+  drain_locked(s, 1);
+  s->t.exited = 1;
+  free(s->t.buffer);
+  s->t.buffer = s->decoded = NULL;
+  s->t.buffer_words = 0;
   __pisa_buf.cursor = __pisa_buf.limit = NULL;
-  pthread_mutex_unlock(&threads_lock);
+  self_draining = 0;
+  pthread_mutex_unlock(&s->lock);
 }
 
 /* In a fork child only the forking thread exists, and the work before the
@@ -121,20 +244,20 @@ PISA_HIDDEN void pisa_threads_after_fork(void) {
   pthread_mutex_init(&threads_lock, NULL);
   threads_head = NULL;
   threads_tail = &threads_head;
-  threads_created = 0;
+  threads_frozen = 0;
+  self_draining = 0;
   struct pisa_thread *t = self;
   if (!t)
     return;
+  struct thread_slot *s = slot_of(t);
   uint64_t *buffer = t->buffer;
   size_t words = t->buffer_words;
   pisa_thread_free_metrics(t);
-  memset(t, 0, sizeof *t);
+  memset(s, 0, sizeof *s);
   t->buffer = buffer;
   t->buffer_words = words;
-  t->os_tid = (pid_t)syscall(SYS_gettid);
-  t->tls = &__pisa_buf;
-  t->block = UINT32_MAX;
-  t->index = threads_created++;
+  slot_init(s);
+  t->index = 0; /* the main thread of the child */
   *threads_tail = t;
   threads_tail = &t->next;
   if (buffer)

@@ -41,25 +41,35 @@ struct options {
   bool cachegrind;
   char *kernels; /* comma-separated */
   const char *out;
-  const char *dir;       /* holds native/<k> and pisa/<k> */
-  const char *pisa_char; /* the pisa-char command */
-  const char *metrics;   /* pisa-char --metrics LIST */
-  char *args;            /* per-kernel arguments: K=A:B,K2=C */
-  double target;         /* the geomean slowdown to meet */
+  const char *dir;            /* holds native/<k> and pisa/<k> */
+  const char *pisa_char;      /* the pisa-char command */
+  const char *metrics;        /* pisa-char --metrics LIST */
+  char *args;                 /* per-kernel arguments: K=A:B,K2=C */
+  double target;              /* the geomean slowdown to meet */
+  bool counter;               /* --mode counter: DIR/counter/K, no --metrics */
+  unsigned long sample_every; /* pisa-char --sample-every N, 0 = none */
 };
 
 /* Issue 2's metric set (instruction mix, footprint, external calls): the
  * default run, at the kernels' default sizes. */
 #define DEFAULT_METRICS "footprint"
 #define DEFAULT_TARGET 10.0
-/* --memory: every metric family at sizes that run about 0.05 s natively,
- * so that 3 repetitions of all kernels with cachegrind take minutes. */
-#define MEMORY_METRICS "all"
+/* Presets at sizes that run about 0.05 s natively, so that 3 repetitions
+ * of all kernels with cachegrind take minutes: --memory (issue 3's memory
+ * families), --parallelism (issue 4's ILP/DLP and BBLP/PBBLP) and --all
+ * (every family together). */
+#define MEMORY_METRICS "footprint,entropy,reuse,locality,classes,branch"
 #define MEMORY_TARGET 60.0
+#define PARALLELISM_METRICS "ilp,bblp"
+#define PARALLELISM_TARGET 40.0
+#define ALL_METRICS "all"
+#define ALL_TARGET 100.0
 #define MEMORY_ARGS                                                            \
   "gemm=500,atax=2000:8,jacobi-2d=1000:30,floyd-warshall=500,"                 \
   "pointer-chase=1048576:524288,triad=2097152:10"
 #define MAX_KERNEL_ARGS 8
+/* --mode counter: issue 6's target, a few percent over native. */
+#define COUNTER_TARGET 1.05
 
 /* One execution: wall and CPU (user + system, children included) time. */
 struct run {
@@ -181,9 +191,15 @@ static void build_argv(const struct bench *b, enum tool tool,
   if (tool == TOOL_PISA) {
     owned[0] = pisa_document(b, kernel);
     argv[n++] = (char *)b->opt.pisa_char;
-    owned[2] = xasprintf("--metrics=%s", b->opt.metrics);
+    if (b->opt.counter)
+      owned[2] = xasprintf("--sample-every=%lu",
+                           b->opt.sample_every ? b->opt.sample_every : 1);
+    else
+      owned[2] = xasprintf("--metrics=%s", b->opt.metrics);
     argv[n++] = "-q";
     argv[n++] = "--force";
+    if (b->opt.counter)
+      argv[n++] = "--mode=counter";
     argv[n++] = owned[2];
     argv[n++] = "-o";
     argv[n++] = owned[0];
@@ -194,7 +210,10 @@ static void build_argv(const struct bench *b, enum tool tool,
     argv[n++] = "--cachegrind-out-file=/dev/null";
   }
   owned[1] = xasprintf("%s/%s/%s", b->opt.dir,
-                       tool == TOOL_PISA ? "pisa" : "native", kernel);
+                       tool != TOOL_PISA ? "native"
+                       : b->opt.counter  ? "counter"
+                                         : "pisa",
+                       kernel);
   argv[n++] = owned[1];
   for (int i = 0; r->args[i]; i++)
     argv[n++] = r->args[i];
@@ -387,9 +406,15 @@ static void print_header(const struct bench *b, struct json_object *m) {
       json_object_get_double(json_object_object_get(m, "load_average_start")));
   printf("kernels: %s -> native/ and (pisa-cc) pisa/ in %s\n",
          PISA_BENCH_CFLAGS, b->opt.dir);
-  printf("pisa: %s -q --force --metrics=%s -o FILE; cachegrind: %s\n",
-         b->opt.pisa_char, b->opt.metrics,
-         b->valgrind ? "--tool=cachegrind --cache-sim=no" : "not run");
+  if (b->opt.counter)
+    printf("pisa: %s -q --force --mode=counter --sample-every=%lu -o FILE "
+           "(counter/); cachegrind: %s\n",
+           b->opt.pisa_char, b->opt.sample_every ? b->opt.sample_every : 1,
+           b->valgrind ? "--tool=cachegrind --cache-sim=no" : "not run");
+  else
+    printf("pisa: %s -q --force --metrics=%s -o FILE; cachegrind: %s\n",
+           b->opt.pisa_char, b->opt.metrics,
+           b->valgrind ? "--tool=cachegrind --cache-sim=no" : "not run");
   printf("arguments: %s\n", b->opt.args ? b->opt.args : "the defaults");
   printf("median of %d runs, wall time (CLOCK_MONOTONIC) per process\n\n",
          b->opt.reps);
@@ -413,7 +438,9 @@ static void print_row(const struct bench *b, const struct kernel_result *r) {
   printf("%-15s", r->name);
   print_cell(median(r, TOOL_NATIVE, false), "%*.3f", 10, r->done[0] > 0);
   print_cell(median(r, TOOL_PISA, false), "%*.3f", 10, p);
-  print_cell(slowdown(r, TOOL_PISA, false), "%*.1fx", 9, p);
+  /* counter mode's few percent need two decimals */
+  print_cell(slowdown(r, TOOL_PISA, false),
+             b->opt.counter ? "%*.2fx" : "%*.1fx", 9, p);
   print_cell(median(r, TOOL_CACHEGRIND, false), "%*.3f", 14, c);
   print_cell(slowdown(r, TOOL_CACHEGRIND, false), "%*.1fx", 13, c);
   print_cell((double)r->accesses / 1e6, "%*.0f", 12, p && r->accesses > 0);
@@ -426,7 +453,7 @@ static void print_geomean_row(const struct bench *b, bool cpu) {
   double gp = geomean(b, TOOL_PISA, cpu, &np);
   double gc = geomean(b, TOOL_CACHEGRIND, cpu, &nc);
   printf("%-35s", cpu ? "geomean (cpu time)" : "geomean");
-  print_cell(gp, "%*.1fx", 9, np > 0);
+  print_cell(gp, b->opt.counter ? "%*.2fx" : "%*.1fx", 9, np > 0);
   printf("%14s", "");
   print_cell(gc, "%*.1fx", 13, nc > 0);
   printf("\n");
@@ -443,8 +470,9 @@ static void print_table(const struct bench *b) {
   double gp = geomean(b, TOOL_PISA, false, &np);
   double gc = geomean(b, TOOL_CACHEGRIND, false, &nc);
   if (np > 0)
-    printf("\npisa geomean slowdown %.1fx over %d kernels: target <= %gx %s\n",
-           gp, np, b->opt.target, gp <= b->opt.target ? "met" : "NOT met");
+    printf("\npisa geomean slowdown %.*fx over %d kernels: target <= %gx %s\n",
+           b->opt.counter ? 2 : 1, gp, np, b->opt.target,
+           gp <= b->opt.target ? "met" : "NOT met");
   if (np > 0 && nc > 0)
     printf("cachegrind / pisa (geomean slowdowns): %.2f\n", gc / gp);
   printf("ns/access: (pisa s - native s) / memory accesses reported by "
@@ -538,7 +566,8 @@ static void usage(FILE *f) {
       f,
       "usage: pisa-bench [--reps N] [--no-cachegrind] [--kernels A,B,...]\n"
       "                  [--out FILE.json] [--dir DIR] [--pisa-char PATH]\n"
-      "                  [--metrics LIST] [--args K=A:B,...] [--memory]\n"
+      "                  [--metrics LIST] [--args K=A:B,...] [--memory |\n"
+      "                  --parallelism | --all]\n"
       "\n"
       "Runs each benchmark kernel natively (DIR/native/K), instrumented\n"
       "under 'pisa-char -q --force -o FILE' (DIR/pisa/K) and natively under\n"
@@ -559,12 +588,20 @@ static void usage(FILE *f) {
       "                    target %gx)\n"
       "  --args K=A:B,...  run kernel K with arguments A B (default: the\n"
       "                    kernel's own defaults)\n"
-      "  --memory          every metric family (issue 3, target %gx) at\n"
-      "                    smaller sizes: --metrics " MEMORY_METRICS " --args\n"
-      "                    " MEMORY_ARGS "\n"
+      "  --mode counter    run DIR/counter/K (pisa-cc --mode=counter) under\n"
+      "                    pisa-char --mode counter (issue 6, target 1.05x)\n"
+      "  --sample-every N  with --mode counter: pisa-char --sample-every N\n"
+      "  --memory          the memory families (issue 3, target %gx) at\n"
+      "                    smaller sizes: --metrics " MEMORY_METRICS "\n"
+      "                    --args " MEMORY_ARGS "\n"
+      "  --parallelism     ILP/DLP and BBLP/PBBLP alone (issue 4, target\n"
+      "                    %gx): --metrics " PARALLELISM_METRICS
+      ", same sizes\n"
+      "  --all             every family together (target %gx), same sizes\n"
       "\n"
       "Exit status: 0, or 1 when a run failed or a checksum differed.\n",
-      PISA_BENCH_KERNELS, DEFAULT_TARGET, MEMORY_TARGET);
+      PISA_BENCH_KERNELS, DEFAULT_TARGET, MEMORY_TARGET, PARALLELISM_TARGET,
+      ALL_TARGET);
 }
 
 static bool in_list(const char *name, const char *list) {
@@ -582,7 +619,11 @@ static void parse_options(int argc, char **argv, struct options *opt) {
     OPT_PISA_CHAR,
     OPT_METRICS,
     OPT_ARGS,
-    OPT_MEMORY
+    OPT_MEMORY,
+    OPT_PARALLELISM,
+    OPT_ALL,
+    OPT_MODE,
+    OPT_SAMPLE_EVERY
   };
   static const struct option Options[] = {
       {"reps", required_argument, NULL, 'r'},
@@ -594,12 +635,17 @@ static void parse_options(int argc, char **argv, struct options *opt) {
       {"metrics", required_argument, NULL, OPT_METRICS},
       {"args", required_argument, NULL, OPT_ARGS},
       {"memory", no_argument, NULL, OPT_MEMORY},
+      {"parallelism", no_argument, NULL, OPT_PARALLELISM},
+      {"all", no_argument, NULL, OPT_ALL},
+      {"mode", required_argument, NULL, OPT_MODE},
+      {"sample-every", required_argument, NULL, OPT_SAMPLE_EVERY},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   int c;
   char *end;
   *opt = (struct options){
-      3, true, xstrdup(PISA_BENCH_KERNELS), NULL, NULL, NULL, NULL, NULL, 0};
+      3,     true, xstrdup(PISA_BENCH_KERNELS), NULL, NULL, NULL, NULL, NULL, 0,
+      false, 0};
   while ((c = getopt_long(argc, argv, "r:k:o:d:h", Options, NULL)) != -1) {
     switch (c) {
     case 'r':
@@ -631,9 +677,26 @@ static void parse_options(int argc, char **argv, struct options *opt) {
       opt->args = xstrdup(optarg);
       break;
     case OPT_MEMORY:
-      opt->metrics = opt->metrics ? opt->metrics : MEMORY_METRICS;
+    case OPT_PARALLELISM:
+    case OPT_ALL:
+      opt->metrics = opt->metrics           ? opt->metrics
+                     : c == OPT_MEMORY      ? MEMORY_METRICS
+                     : c == OPT_PARALLELISM ? PARALLELISM_METRICS
+                                            : ALL_METRICS;
       opt->args = opt->args ? opt->args : xstrdup(MEMORY_ARGS);
-      opt->target = MEMORY_TARGET;
+      opt->target = c == OPT_MEMORY        ? MEMORY_TARGET
+                    : c == OPT_PARALLELISM ? PARALLELISM_TARGET
+                                           : ALL_TARGET;
+      break;
+    case OPT_MODE:
+      if (strcmp(optarg, "deep") && strcmp(optarg, "counter"))
+        die("--mode wants deep or counter");
+      opt->counter = !strcmp(optarg, "counter");
+      break;
+    case OPT_SAMPLE_EVERY:
+      opt->sample_every = strtoul(optarg, &end, 10);
+      if (*end || opt->sample_every < 1)
+        die("--sample-every wants a positive number");
       break;
     case 'h':
       usage(stdout);
@@ -647,8 +710,12 @@ static void parse_options(int argc, char **argv, struct options *opt) {
     usage(stderr);
     exit(2);
   }
+  if (opt->sample_every && !opt->counter)
+    die("--sample-every needs --mode counter");
   if (!opt->metrics)
     opt->metrics = DEFAULT_METRICS;
+  if (opt->counter)
+    opt->target = COUNTER_TARGET;
   if (opt->target == 0)
     opt->target =
         strcmp(opt->metrics, DEFAULT_METRICS) ? MEMORY_TARGET : DEFAULT_TARGET;

@@ -185,8 +185,6 @@ size_t compare_kmeans(const double *x, size_t n, size_t d, size_t k,
 
 /* ---- Features ----------------------------------------------------------- */
 
-enum { MAX_FEATURES = 32 };
-
 static const char *const Categories[] = {"memory",  "int",        "fp",
                                          "bitwise", "conversion", "address",
                                          "control", "vector",     "other"};
@@ -257,15 +255,66 @@ static void features_of(json_object *m, double *v, int *present) {
   }
 }
 
-/* ---- The command -------------------------------------------------------- */
+/* Fills the matrix with the features every document has and that vary,
+ * and records why the others were left out. */
+static void build_matrix(const struct pisa_docset *set, struct comparison *c) {
+  size_t all = c->all = feature_names(c->all_names), n = set->count;
+  double *raw = xcalloc(n * all, sizeof *raw);
+  int *present = xcalloc(n * all, sizeof *present);
+  int *flat = xcalloc(all, sizeof *flat);
+  for (size_t i = 0; i < n; i++)
+    features_of(json_at(set->docs[i].root, "totals"), &raw[i * all],
+                &present[i * all]);
+  compare_standardise(raw, n, all, flat);
+  c->n = n;
+  c->d = 0;
+  c->z = xcalloc(n * all, sizeof *c->z);
+  for (size_t f = 0; f < all; f++) {
+    int everywhere = 1;
+    for (size_t i = 0; i < n; i++)
+      everywhere &= present[i * all + f];
+    c->use[f] = !everywhere ? COMPARE_ABSENT
+                : flat[f]   ? COMPARE_CONSTANT
+                            : COMPARE_USED;
+    if (c->use[f] != COMPARE_USED)
+      continue;
+    c->names[c->d] = c->all_names[f];
+    for (size_t i = 0; i < n; i++)
+      c->z[i * all + c->d] = raw[i * all + f];
+    c->d++;
+  }
+  /* Compact the rows from stride `all` to stride d. */
+  for (size_t i = 0; i < n; i++)
+    memmove(&c->z[i * c->d], &c->z[i * all], c->d * sizeof *c->z);
+  free(raw), free(present), free(flat);
+}
 
-struct comparison {
-  size_t n, d; /* applications, features kept */
-  const char *names[MAX_FEATURES];
-  double *z; /* n x d z-scores */
-  double *values, *vectors;
-  size_t *cluster, clusters;
-};
+int compare_build(const struct pisa_docset *set, size_t clusters,
+                  struct comparison *c) {
+  *c = (struct comparison){0};
+  build_matrix(set, c);
+  c->values = xcalloc(c->d ? c->d : 1, sizeof *c->values);
+  c->vectors = xcalloc(c->d ? c->d * c->d : 1, sizeof *c->vectors);
+  c->cluster = xcalloc(c->n, sizeof *c->cluster);
+  if (c->d > 0 && compare_pca(c->z, c->n, c->d, c->values, c->vectors))
+    return -1;
+  c->clusters = compare_kmeans(c->z, c->n, c->d, clusters, c->cluster);
+  return 0;
+}
+
+double compare_component_score(const struct comparison *c, size_t i, size_t k) {
+  double s = 0;
+  for (size_t j = 0; j < c->d && k < c->d; j++)
+    s += c->z[i * c->d + j] * c->vectors[j * c->d + k];
+  return s;
+}
+
+void compare_free(struct comparison *c) {
+  free(c->z), free(c->values), free(c->vectors), free(c->cluster);
+  *c = (struct comparison){0};
+}
+
+/* ---- The command -------------------------------------------------------- */
 
 /* Prints one item of a comma-separated list wrapped at 96 columns;
  * returns the new column. */
@@ -282,47 +331,19 @@ static size_t print_listed(size_t col, size_t index, const char *name,
   return col + (size_t)printf(" %s%s", name, note);
 }
 
-/* Fills the matrix with the features every document has and that vary;
- * prints which were left out and why. */
-static void build_matrix(const struct pisa_docset *set, struct comparison *c) {
-  const char *all_names[MAX_FEATURES];
-  size_t all = feature_names(all_names), n = set->count;
-  double *raw = xcalloc(n * all, sizeof *raw);
-  int *present = xcalloc(n * all, sizeof *present), *keep, *flat;
-  keep = xcalloc(all, sizeof *keep);
-  flat = xcalloc(all, sizeof *flat);
-  for (size_t i = 0; i < n; i++)
-    features_of(json_at(set->docs[i].root, "totals"), &raw[i * all],
-                &present[i * all]);
-  compare_standardise(raw, n, all, flat);
-  c->n = n;
-  c->d = 0;
-  c->z = xcalloc(n * all, sizeof *c->z);
+/* Prints which features were left out and why, and which were used. */
+static void print_features(const struct comparison *c) {
   size_t col = printf("features left out:"), out = 0;
-  for (size_t f = 0; f < all; f++) {
-    int everywhere = 1;
-    for (size_t i = 0; i < n; i++)
-      everywhere &= present[i * all + f];
-    keep[f] = everywhere && !flat[f];
-    if (!keep[f])
-      col = print_listed(col, out++, all_names[f],
-                         everywhere ? " (the same everywhere)"
-                                    : " (absent from some documents)");
-  }
+  for (size_t f = 0; f < c->all; f++)
+    if (c->use[f] != COMPARE_USED)
+      col = print_listed(col, out++, c->all_names[f],
+                         c->use[f] == COMPARE_CONSTANT
+                             ? " (the same everywhere)"
+                             : " (absent from some documents)");
   col = printf("%s\nfeatures used:", out ? "" : " none") - 1;
-  for (size_t f = 0; f < all; f++)
-    if (keep[f]) {
-      col = print_listed(col, c->d, all_names[f], "");
-      c->names[c->d] = all_names[f];
-      for (size_t i = 0; i < n; i++)
-        c->z[i * all + c->d] = raw[i * all + f];
-      c->d++;
-    }
+  for (size_t f = 0; f < c->d; f++)
+    col = print_listed(col, f, c->names[f], "");
   printf("%s\n", c->d ? "" : " none");
-  /* Compact the rows from stride `all` to stride d. */
-  for (size_t i = 0; i < n; i++)
-    memmove(&c->z[i * c->d], &c->z[i * all], c->d * sizeof *c->z);
-  free(raw), free(present), free(keep), free(flat);
 }
 
 static void print_components(const struct comparison *c) {
@@ -334,7 +355,7 @@ static void print_components(const struct comparison *c) {
     cumulative += c->values[k];
     printf("  PC%zu %5.1f%% (cum. %5.1f%%), top loadings:", k + 1,
            100 * c->values[k] / total, 100 * cumulative / total);
-    int used[MAX_FEATURES] = {0};
+    int used[COMPARE_MAX_FEATURES] = {0};
     for (int t = 0; t < 3 && t < (int)c->d; t++) {
       size_t best = 0;
       while (used[best])
@@ -350,19 +371,12 @@ static void print_components(const struct comparison *c) {
   }
 }
 
-static double score_on(const struct comparison *c, size_t i, size_t k) {
-  double s = 0;
-  for (size_t j = 0; j < c->d && k < c->d; j++)
-    s += c->z[i * c->d + j] * c->vectors[j * c->d + k];
-  return s;
-}
-
 static void print_applications(const struct comparison *c,
                                const struct pisa_docset *set) {
   printf("\n%-32s %7s %8s %8s\n", "application", "cluster", "PC1", "PC2");
   for (size_t i = 0; i < c->n; i++)
     printf("%-32.32s %7zu %8.3f %8.3f\n", set->docs[i].label, c->cluster[i] + 1,
-           score_on(c, i, 0), score_on(c, i, 1));
+           compare_component_score(c, i, 0), compare_component_score(c, i, 1));
   printf("\nclusters (k-means on the z-scores, %zu)\n", c->clusters);
   for (size_t k = 0; k < c->clusters; k++) {
     printf("  %zu:", k + 1);
@@ -403,23 +417,18 @@ static void print_pairs(const struct comparison *c,
 
 static int compare_documents(const struct pisa_docset *set, long clusters,
                              long max_pairs) {
-  struct comparison c = {0};
-  build_matrix(set, &c);
-  c.values = xcalloc(c.d ? c.d : 1, sizeof *c.values);
-  c.vectors = xcalloc(c.d ? c.d * c.d : 1, sizeof *c.vectors);
-  c.cluster = xcalloc(c.n, sizeof *c.cluster);
-  int status = 0;
-  if (c.d > 0 && compare_pca(c.z, c.n, c.d, c.values, c.vectors)) {
+  struct comparison c;
+  int status = compare_build(set, (size_t)clusters, &c);
+  print_features(&c);
+  if (status) {
     error("compare: the eigen decomposition failed");
-    status = 1;
   } else {
-    c.clusters = compare_kmeans(c.z, c.n, c.d, (size_t)clusters, c.cluster);
     print_components(&c);
     print_applications(&c, set);
     print_pairs(&c, set, max_pairs);
   }
-  free(c.z), free(c.values), free(c.vectors), free(c.cluster);
-  return status;
+  compare_free(&c);
+  return status ? 1 : 0;
 }
 
 int cmd_compare(int argc, char **argv) {

@@ -249,6 +249,17 @@ static void print_table(const struct candidate *c, size_t n,
            llc);
 }
 
+/* A quoted CSV field: quotes inside are doubled (RFC 4180). */
+static void print_csv_field(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    if (*s == '"')
+      putchar('"');
+    putchar(*s);
+  }
+  putchar('"');
+}
+
 static void print_csv(const struct candidate *c, size_t n) {
   printf("rank,candidate,document,function,score");
   for (int m = 0; m < RANK_NUM_METRICS; m++)
@@ -257,10 +268,15 @@ static void print_csv(const struct candidate *c, size_t n) {
   putchar('\n');
   for (size_t i = 0; i < n; i++) {
     const struct rank_result *r = &c[i].result;
-    printf("%zu,\"%s\",\"%s\",\"%s\",", i + 1, c[i].label, c[i].doc->path,
-           c[i].function
-               ? json_object_get_string(json_at(c[i].function, "name"))
-               : "");
+    printf("%zu,", i + 1);
+    print_csv_field(c[i].label);
+    putchar(',');
+    print_csv_field(c[i].doc->path);
+    putchar(',');
+    print_csv_field(c[i].function
+                        ? json_object_get_string(json_at(c[i].function, "name"))
+                        : "");
+    putchar(',');
     if (r->score >= 0)
       printf("%.6g", r->score);
     for (int m = 0; m < RANK_NUM_METRICS; m++) {
@@ -328,7 +344,7 @@ static void print_json(const struct candidate *c, size_t n,
 
 /* ---- Command line ------------------------------------------------------- */
 
-static int parse_bytes(const char *s, uint64_t *out) {
+int rank_parse_llc_bytes(const char *s, uint64_t *out) {
   char *end;
   double v = strtod(s, &end);
   const char *units = "KMG";
@@ -365,7 +381,7 @@ static int parse_option(int opt, struct options *o, char **argv) {
                            optarg);
   else if (opt == 'w' && rank_parse_weights(&o->model, optarg, err, sizeof err))
     return cmd_usage_error("rank", usage_text, "--weights: %s", err);
-  else if (opt == 'l' && parse_bytes(optarg, &o->model.llc_bytes))
+  else if (opt == 'l' && rank_parse_llc_bytes(optarg, &o->model.llc_bytes))
     return cmd_usage_error("rank", usage_text,
                            "--llc-bytes wants a size >= 64 bytes, not '%s'",
                            optarg);
@@ -395,7 +411,7 @@ int cmd_rank(int argc, char **argv) {
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0},
   };
-  struct options o = {.min_share = 0.01, .top = 0};
+  struct options o = {.min_share = RANK_MIN_SHARE, .top = 0};
   rank_model_init(&o.model);
   int opt;
   optind = 0;

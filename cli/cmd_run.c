@@ -6,6 +6,7 @@
 #include "document.h"
 #include "elfcheck.h"
 #include "pisa_abi.h"
+#include "rankmerge.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -37,8 +39,15 @@ struct run_options {
   unsigned line_min, line_max;
   unsigned entropy_bits;
   unsigned families; /* PISA_FAMILY() bits */
+  char windows[128]; /* PISA_ILP_WINDOWS: "0,64" */
   const char *keep_raw;
   int quiet;
+  /* counter mode (docs/counter-mode.md) */
+  int counter, metrics_given;
+  unsigned long sample_every, interval_ms;
+  const char *hw_counters, *csv;
+  int mpi_ranks;     /* --mpi N: run under mpirun -np N */
+  int oversubscribe; /* --oversubscribe: more ranks than cores */
 };
 
 /* What happened to the started program. */
@@ -64,7 +73,20 @@ static void run_usage(FILE *f) {
       "  -o, --output FILE     write the result to FILE\n"
       "      --force           overwrite existing result files\n"
       "      --mode MODE       analysis mode: deep (the full metric set,\n"
-      "                        the default); counter is not available yet\n"
+      "                        the default) or counter (instruction mix,\n"
+      "                        bytes and regions of a pisa-cc --mode=counter\n"
+      "                        build at a few percent overhead)\n"
+      "      --sample-every N  counter mode: measure one region execution\n"
+      "                        in N (the first always) and scale\n"
+      "      --hw-counters LIST\n"
+      "                        counter mode: read these perf events around\n"
+      "                        regions: instructions, cycles, cache-misses,\n"
+      "                        cache-references, branches, branch-misses,\n"
+      "                        l1d-read-misses, llc-read-misses, task-clock,\n"
+      "                        page-faults, context-switches, cpu-migrations\n"
+      "      --interval-ms T   counter mode: a per-thread snapshot every T ms\n"
+      "      --csv FILE        counter mode: write per-block-set counts to "
+      "FILE\n"
       "      --line-sizes MIN:MAX\n"
       "                        cache line sizes to analyse, powers of two\n"
       "                        from 1 to 1048576 (default 8:512)\n"
@@ -75,12 +97,23 @@ static void run_usage(FILE *f) {
       "                        miss ratios), locality (spatial locality,\n"
       "                        implies reuse; -reuse removes it too),\n"
       "                        classes (access classes), branch (branch\n"
-      "                        behaviour), all,\n"
+      "                        behaviour), ilp (ILP per window, DLP1/2),\n"
+      "                        bblp (BBLP, smart BBLP, PBBLP), all,\n"
       "                        none; -NAME removes one (default all); the\n"
       "                        instruction mix is always computed\n"
+      "      --ilp-windows LIST\n"
+      "                        instruction windows of the ILP schedules,\n"
+      "                        comma-separated, 0 = unlimited (default\n"
+      "                        0,64; at most 8, each up to 1048576)\n"
       "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
       "  -q, --quiet           print no summary\n"
       "  -h, --help            show this help\n"
+      "\n"
+      "      --mpi N           run PROGRAM as an MPI job of N ranks\n"
+      "                        (mpirun -np N, or $PISA_MPIRUN; with\n"
+      "                        --allow-run-as-root when run as root) and\n"
+      "                        merge the ranks into one result\n"
+      "      --oversubscribe   let mpirun start more ranks than cores\n"
       "\n"
       "Processes that the program forks write PROGRAM.PID.pisa.json next\n"
       "to the result.\n"
@@ -92,11 +125,7 @@ static void run_usage(FILE *f) {
 }
 
 static _Noreturn void run_usage_error(const char *fmt, const char *arg) {
-  fprintf(stderr, "%s: ", pisa_progname);
-  fprintf(stderr, fmt, arg);
-  fputs("\n\n", stderr);
-  run_usage(stderr);
-  exit(2);
+  usage_error(run_usage, fmt, arg);
 }
 
 /* ---- Options ------------------------------------------------------------- */
@@ -184,11 +213,54 @@ static void families_env(unsigned families, char *buf, size_t n) {
                FamilyNames[f]);
 }
 
-static void parse_mode(const char *mode) {
-  if (strcmp(mode, "counter") == 0)
-    die("--mode counter is not available yet; use --mode deep");
-  if (strcmp(mode, "deep") != 0)
-    die("unknown mode '%s' (expected deep)", mode);
+static void parse_mode(const char *mode, struct run_options *opt) {
+  if (strcmp(mode, "deep") && strcmp(mode, "counter"))
+    die("unknown mode '%s' (expected deep or counter)", mode);
+  opt->counter = !strcmp(mode, "counter");
+}
+
+/* A positive decimal no larger than max, for option `name`. */
+static unsigned long parse_positive(const char *name, const char *arg,
+                                    unsigned long max) {
+  unsigned long v;
+  char *end;
+  if (!parse_decimal(arg, &end, &v) || *end || v == 0 || v > max)
+    die("%s %s: expected a number from 1 to %lu", name, arg, max);
+  return v;
+}
+
+/* --hw-counters: perf event names the runtime knows. */
+static void check_hw_counters(const char *arg) {
+  static const char Known[] =
+      ",instructions,cycles,cache-misses,cache-references,branches,"
+      "branch-misses,l1d-read-misses,llc-read-misses,task-clock,page-faults,"
+      "context-switches,cpu-migrations,";
+  int n = 0;
+  for (const char *p = arg;; n++) {
+    size_t len = strcspn(p, ",");
+    char *word = xasprintf(",%.*s,", (int)len, p);
+    if (!len || !strstr(Known, word) || n == 8)
+      die("--hw-counters %s: expected up to 8 comma-separated events of "
+          "instructions, cycles, cache-misses, cache-references, branches, "
+          "branch-misses, l1d-read-misses, llc-read-misses, task-clock, "
+          "page-faults, context-switches, cpu-migrations",
+          arg);
+    free(word);
+    if (!p[len])
+      break;
+    p += len + 1;
+  }
+}
+
+/* Counter options belong to counter mode, --metrics to deep mode. */
+static void check_mode_options(const struct run_options *opt) {
+  if (!opt->counter &&
+      (opt->sample_every || opt->hw_counters || opt->interval_ms || opt->csv))
+    die("--sample-every, --hw-counters, --interval-ms and --csv need "
+        "--mode counter");
+  if (opt->counter && opt->metrics_given)
+    die("--metrics selects deep-mode families; a counter run computes the "
+        "instruction mix, bytes and regions");
 }
 
 enum {
@@ -197,7 +269,14 @@ enum {
   OPT_LINE_SIZES,
   OPT_ENTROPY_BITS,
   OPT_METRICS,
-  OPT_KEEP_RAW
+  OPT_ILP_WINDOWS,
+  OPT_KEEP_RAW,
+  OPT_SAMPLE_EVERY,
+  OPT_HW_COUNTERS,
+  OPT_INTERVAL_MS,
+  OPT_CSV,
+  OPT_MPI,
+  OPT_OVERSUBSCRIBE
 };
 
 static const struct option RunOptions[] = {
@@ -207,11 +286,51 @@ static const struct option RunOptions[] = {
     {"line-sizes", required_argument, NULL, OPT_LINE_SIZES},
     {"entropy-bits", required_argument, NULL, OPT_ENTROPY_BITS},
     {"metrics", required_argument, NULL, OPT_METRICS},
+    {"ilp-windows", required_argument, NULL, OPT_ILP_WINDOWS},
     {"keep-raw", required_argument, NULL, OPT_KEEP_RAW},
+    {"sample-every", required_argument, NULL, OPT_SAMPLE_EVERY},
+    {"hw-counters", required_argument, NULL, OPT_HW_COUNTERS},
+    {"interval-ms", required_argument, NULL, OPT_INTERVAL_MS},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"mpi", required_argument, NULL, OPT_MPI},
+    {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
+
+/* --ilp-windows W,W,...: up to 8 distinct windows, 0 for unlimited. */
+static void parse_windows(const char *arg, struct run_options *opt) {
+  unsigned long seen[8];
+  size_t n = 0, len = 0;
+  for (const char *p = arg;;) {
+    char *end;
+    errno = 0;
+    unsigned long w = strtoul(p, &end, 10);
+    if (end == p || *p == '-' || (*end && *end != ',') || errno ||
+        w > 1048576 || n == 8)
+      die("--ilp-windows %s: expected up to 8 comma-separated windows "
+          "from 0 (unlimited) to 1048576",
+          arg);
+    for (size_t i = 0; i < n; i++)
+      if (seen[i] == w)
+        die("--ilp-windows %s: window %lu is listed twice", arg, w);
+    seen[n++] = w;
+    len += (size_t)snprintf(opt->windows + len, sizeof opt->windows - len,
+                            "%s%lu", len ? "," : "", w);
+    if (!*end)
+      break;
+    p = end + 1;
+  }
+}
+
+static void parse_mpi_ranks(const char *arg, struct run_options *opt) {
+  unsigned long n;
+  char *end;
+  if (!parse_decimal(arg, &end, &n) || *end || n < 1 || n > 4096)
+    die("--mpi %s: expected a number of ranks from 1 to 4096", arg);
+  opt->mpi_ranks = (int)n;
+}
 
 /* Parses the options before the program; returns the program's index. */
 static int parse_run_options(int argc, char **argv, struct run_options *opt) {
@@ -227,7 +346,20 @@ static int parse_run_options(int argc, char **argv, struct run_options *opt) {
       opt->force = 1;
       break;
     case OPT_MODE:
-      parse_mode(optarg);
+      parse_mode(optarg, opt);
+      break;
+    case OPT_SAMPLE_EVERY:
+      opt->sample_every = parse_positive("--sample-every", optarg, 1u << 30);
+      break;
+    case OPT_HW_COUNTERS:
+      check_hw_counters(optarg);
+      opt->hw_counters = optarg;
+      break;
+    case OPT_INTERVAL_MS:
+      opt->interval_ms = parse_positive("--interval-ms", optarg, 3600000);
+      break;
+    case OPT_CSV:
+      opt->csv = optarg;
       break;
     case OPT_LINE_SIZES:
       parse_line_sizes(optarg, opt);
@@ -237,9 +369,19 @@ static int parse_run_options(int argc, char **argv, struct run_options *opt) {
       break;
     case OPT_METRICS:
       parse_metrics(optarg, opt);
+      opt->metrics_given = 1;
+      break;
+    case OPT_ILP_WINDOWS:
+      parse_windows(optarg, opt);
       break;
     case OPT_KEEP_RAW:
       opt->keep_raw = optarg;
+      break;
+    case OPT_MPI:
+      parse_mpi_ranks(optarg, opt);
+      break;
+    case OPT_OVERSUBSCRIBE:
+      opt->oversubscribe = 1;
       break;
     case 'q':
       opt->quiet = 1;
@@ -320,9 +462,51 @@ static void check_program(const char *given, const char *file) {
   }
 }
 
+/* Whether the file carries a counter-mode module's marker string. */
+static int built_for_counter_mode(const char *file) {
+  int fd = open(file, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  int found = 0;
+  if (fd < 0 || fstat(fd, &st) != 0 || st.st_size == 0) {
+    if (fd >= 0)
+      close(fd);
+    return 0;
+  }
+  void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED)
+    return 0;
+  found = memmem(map, (size_t)st.st_size, PISA_COUNTER_MARKER,
+                 sizeof PISA_COUNTER_MARKER) != NULL;
+  munmap(map, (size_t)st.st_size);
+  return found;
+}
+
+/* A deep build cannot run in counter mode, nor the other way round. */
+static void check_build_mode(const char *given, const char *file, int counter) {
+  int built_counter = built_for_counter_mode(file);
+  if (counter && !built_counter)
+    die("%s was built for deep mode; run it without --mode counter, or "
+        "rebuild it with pisa-cc --mode=counter",
+        given);
+  if (!counter && built_counter)
+    die("%s was built for counter mode (pisa-cc --mode=counter); run it "
+        "with --mode counter, or rebuild it without --mode=counter",
+        given);
+}
+
+/* PROGRAM.pisa.json, or PROGRAM.rankN.pisa.json when pisa-char itself is
+ * rank N of an MPI job (`mpirun ... pisa-char ./app`; pisa-char merge). */
 static char *default_output(const char *program) {
+  static const char *const RankVars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",
+                                         "PMI_RANK"};
+  const char *rank = NULL;
+  for (size_t i = 0; i < 3 && !rank; i++)
+    rank = getenv(RankVars[i]);
   char *copy = xstrdup(program);
-  char *output = xasprintf("%s%s", basename(copy), DOC_SUFFIX);
+  char *output =
+      rank ? xasprintf("%s.rank%s%s", basename(copy), rank, DOC_SUFFIX)
+           : xasprintf("%s%s", basename(copy), DOC_SUFFIX);
   free(copy);
   return output;
 }
@@ -416,6 +600,59 @@ static void signals_restore(const struct run_signals *s) {
   sigaction(SIGQUIT, &s->old_quit, NULL);
 }
 
+/* mpirun -np N [--allow-run-as-root] [--oversubscribe] -x PISA_... FILE
+ * ARGS: every rank gets the runtime's environment. */
+static void exec_mpirun(const char *file, char **argv,
+                        const struct run_options *opt) {
+  extern char **environ;
+  const char *mpirun = getenv("PISA_MPIRUN");
+  size_t nenv = 0, nargs = 0, n = 0;
+  while (environ[nenv])
+    nenv++;
+  while (argv[nargs])
+    nargs++;
+  char **args = xmalloc((8 + 2 * nenv + nargs) * sizeof *args);
+  args[n++] = (char *)(mpirun && *mpirun ? mpirun : "mpirun");
+  args[n++] = "-np";
+  args[n++] = xasprintf("%d", opt->mpi_ranks);
+  if (geteuid() == 0)
+    args[n++] = "--allow-run-as-root";
+  if (opt->oversubscribe)
+    args[n++] = "--oversubscribe";
+  for (size_t i = 0; i < nenv; i++)
+    if (!strncmp(environ[i], "PISA_", 5)) {
+      args[n++] = "-x";
+      args[n++] = xasprintf("%.*s", (int)strcspn(environ[i], "="), environ[i]);
+    }
+  args[n++] = (char *)file;
+  for (size_t i = 1; i < nargs; i++)
+    args[n++] = argv[i];
+  args[n] = NULL;
+  /* OpenMPI kills the other ranks of a failed job with SIGTERM and 1 s
+   * later SIGKILL; give their runtimes time to write their results. */
+  setenv("OMPI_MCA_odls_base_sigkill_timeout", "10", 0);
+  execvp(args[0], args);
+}
+
+/* The counter-mode environment of the runtime (counter_registry.c). */
+static void setenv_counter_options(const struct run_options *opt) {
+  char number[32];
+  setenv("PISA_MODE", opt->counter ? "counter" : "deep", 1);
+  if (!opt->counter)
+    return;
+  snprintf(number, sizeof number, "%lu",
+           opt->sample_every ? opt->sample_every : 1);
+  setenv("PISA_SAMPLE_EVERY", number, 1);
+  if (opt->interval_ms) {
+    snprintf(number, sizeof number, "%lu", opt->interval_ms);
+    setenv("PISA_INTERVAL_MS", number, 1);
+  }
+  if (opt->hw_counters)
+    setenv("PISA_HW_COUNTERS", opt->hw_counters, 1);
+  if (opt->csv)
+    setenv("PISA_CSV", "1", 1);
+}
+
 /* In the child: environment, signals, exec; an exec failure is reported to
  * the parent as an errno through `report` (close-on-exec). */
 static _Noreturn void exec_program(const char *file, char **argv,
@@ -432,7 +669,12 @@ static _Noreturn void exec_program(const char *file, char **argv,
   setenv("PISA_LINE_SIZES", sizes, 1);
   setenv("PISA_ENTROPY_BITS", bits, 1);
   setenv("PISA_METRICS", families, 1);
-  execv(file, argv);
+  setenv_counter_options(opt);
+  setenv("PISA_ILP_WINDOWS", opt->windows[0] ? opt->windows : "0,64", 1);
+  if (opt->mpi_ranks)
+    exec_mpirun(file, argv, opt);
+  else
+    execv(file, argv);
   int err = errno;
   ssize_t written = write(report, &err, sizeof err);
   (void)written; /* nothing more to do about a failure here */
@@ -705,10 +947,70 @@ static json_object *read_raw_result(const struct run_context *ctx, pid_t pid) {
   return raw;
 }
 
+static int other_process_document(const struct run_context *ctx, pid_t pid);
+
+/* The merged document of the ranks in `raws` (NULL entries skipped). */
+static int ranks_document(const struct run_context *ctx, json_object **raws,
+                          size_t n) {
+  struct pisa_rank_merge m;
+  pisa_rank_merge_init(&m, ctx->opt->mpi_ranks);
+  for (size_t i = 0; i < n; i++)
+    if (raws[i] && pisa_rank_merge_add(&m, raws[i]) != 0) {
+      error("%s", m.err);
+      json_object_put(m.doc);
+      return RUN_FAILED;
+    }
+  json_object *doc = pisa_rank_merge_finish(&m, &ctx->program);
+  if (!doc) {
+    error("%s", m.err);
+    return RUN_FAILED;
+  }
+  char about[64];
+  json_object *mpi, *size;
+  json_object_object_get_ex(doc, "mpi", &mpi);
+  json_object_object_get_ex(mpi, "size", &size);
+  snprintf(about, sizeof about, "%d rank%s, %s", json_object_get_int(size),
+           json_object_get_int(size) == 1 ? "" : "s",
+           describe_exit(&ctx->program));
+  int status = write_document(ctx, doc, ctx->output, about);
+  json_object_put(doc);
+  return status;
+}
+
+/* --mpi: every rank's raw result goes into the one document; other
+ * processes' (forked by a rank) become documents of their own. */
+static int write_mpi_results(const struct run_context *ctx, const pid_t *pids,
+                             size_t n) {
+  json_object **raws = xmalloc((n ? n : 1) * sizeof *raws);
+  int status = ctx->program.exit_status;
+  for (size_t i = 0; i < n; i++) {
+    raws[i] = read_raw_result(ctx, pids[i]);
+    if (!raws[i])
+      status = RUN_FAILED;
+    else if (!pisa_raw_is_rank(raws[i])) {
+      if (other_process_document(ctx, pids[i]) != 0)
+        status = RUN_FAILED;
+      json_object_put(raws[i]);
+      raws[i] = NULL;
+    }
+  }
+  if (ranks_document(ctx, raws, n) != 0)
+    status = RUN_FAILED;
+  for (size_t i = 0; i < n; i++)
+    json_object_put(raws[i]);
+  free(raws);
+  return status;
+}
+
 static int main_document(const struct run_context *ctx) {
   json_object *raw = read_raw_result(ctx, ctx->pid);
   if (!raw)
     return RUN_FAILED;
+  if (pisa_raw_is_rank(raw)) { /* an MPI program run as a singleton */
+    int status = ranks_document(ctx, &raw, 1);
+    json_object_put(raw);
+    return status;
+  }
   json_object *doc = pisa_document_from_raw(raw, &ctx->program, 0);
   int status =
       write_document(ctx, doc, ctx->output, describe_exit(&ctx->program));
@@ -764,6 +1066,11 @@ static int write_results(const struct run_context *ctx) {
   int status = ctx->program.exit_status;
   if (ctx->opt->keep_raw)
     keep_raw_results(ctx, pids, n);
+  if (ctx->opt->mpi_ranks) {
+    status = write_mpi_results(ctx, pids, n);
+    free(pids);
+    return status;
+  }
   if (!bsearch(&ctx->pid, pids, n, sizeof *pids, compare_pids)) {
     error("%s wrote no analysis result (%s)", ctx->program.path,
           describe_exit(&ctx->program));
@@ -774,6 +1081,16 @@ static int write_results(const struct run_context *ctx) {
     if (pids[i] != ctx->pid && other_process_document(ctx, pids[i]) != 0)
       status = RUN_FAILED;
   free(pids);
+  return status;
+}
+
+/* --csv FILE: the started process's per-set counts. */
+static int copy_counter_csv(const char *raw_dir, pid_t pid, const char *to) {
+  char *from = xasprintf("%s/sets.%d.csv", raw_dir, (int)pid);
+  int status = copy_file(from, to);
+  if (status != 0)
+    error("cannot write the block-set counts to %s: %s", to, strerror(errno));
+  free(from);
   return status;
 }
 
@@ -802,6 +1119,8 @@ int cmd_run(int argc, char **argv) {
   const char *given = argv[first];
   char *file = find_program(given);
   check_program(given, file);
+  check_mode_options(&opt);
+  check_build_mode(given, file, opt.counter);
   char *output = opt.output ? xstrdup(opt.output) : default_output(given);
   check_output(output, opt.force);
   if (opt.keep_raw)
@@ -812,7 +1131,8 @@ int cmd_run(int argc, char **argv) {
   run_program(file, argv + first, raw_dir, &opt, &outcome);
   if (outcome.exec_error) {
     remove_private_dir(raw_dir);
-    die("cannot run %s: %s", given, strerror(outcome.exec_error));
+    die("cannot run %s: %s", opt.mpi_ranks ? "mpirun" : given,
+        strerror(outcome.exec_error));
   }
   struct run_context ctx = {
       .opt = &opt,
@@ -823,6 +1143,8 @@ int cmd_run(int argc, char **argv) {
       .pid = outcome.pid,
   };
   int status = write_results(&ctx);
+  if (opt.csv && copy_counter_csv(raw_dir, outcome.pid, opt.csv) != 0)
+    status = RUN_FAILED;
   remove_private_dir(raw_dir);
   free(raw_dir);
   free(output);

@@ -125,6 +125,42 @@ static void show_miss_ratios(json_object *totals) {
   putchar('\n');
 }
 
+/* The ILP of every schedule (instruction window), in the document's
+ * order. */
+static void show_ilp(json_object *totals) {
+  json_object *all = json_at(totals, "ilp");
+  size_t n = all ? json_object_array_length(all) : 0;
+  print_label("ILP");
+  if (n == 0)
+    printf(" n/a");
+  for (size_t i = 0; i < n; i++) {
+    json_object *e = json_object_array_get_idx(all, i);
+    double window = json_count_at(e, "window");
+    if (window == 0)
+      printf("%s unlimited window %.2f", i ? "," : "", json_count_at(e, "ilp"));
+    else
+      printf("%s window %.0f %.2f", i ? "," : "", window,
+             json_count_at(e, "ilp"));
+  }
+  putchar('\n');
+}
+
+static void show_parallelism(json_object *totals) {
+  static const char *const names[][2] = {
+      {"DLP1", "dlp/dlp1"},    {"DLP2", "dlp/dlp2"},
+      {"BBLP", "bblp/bblp"},   {"smart BBLP", "bblp/bblp_smart"},
+      {"PBBLP", "bblp/pbblp"},
+  };
+  int shown = 0;
+  double v;
+  show_ilp(totals);
+  print_label("DLP, BBLP, PBBLP");
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (json_number_at(totals, names[i][1], &v))
+      printf("%s %s %.2f", shown++ ? "," : "", names[i][0], v);
+  puts(shown ? "" : " n/a");
+}
+
 static void show_totals(json_object *totals) {
   char buf[32];
   double instructions = json_count_at(totals, "instructions");
@@ -136,6 +172,7 @@ static void show_totals(json_object *totals) {
   show_entropy(totals);
   show_locality(totals);
   show_miss_ratios(totals);
+  show_parallelism(totals);
 }
 
 /* ---- Top functions ------------------------------------------------------ */

@@ -99,15 +99,17 @@ static void sweep_usage(FILE *f) {
       "'pisa-char run' and writes the result documents, the programs'\n"
       "output and DIR/summary.json and DIR/summary.csv (one row per\n"
       "benchmark: status, checksum, headline metrics). SUITE is a bundled\n"
-      "suite (polybench, ...); MANIFEST a suite manifest file of your own.\n"
+      "suite (polybench, rodinia); MANIFEST a suite manifest of your own.\n"
       "Re-running the same command resumes: finished benchmarks are skipped,\n"
       "failed ones retried.\n"
       "\n"
       "Options:\n"
       "      --size S        data-set size (default: the suite's default)\n"
       "  -j, --jobs N        run N benchmarks at a time (default 1)\n"
-      "      --mode MODE     analysis mode (deep, the default)\n"
-      "  -o, --out DIR       output directory (default sweep-SUITE-SIZE)\n"
+      "      --mode MODE     deep (the default) or counter (built with\n"
+      "                      pisa-cc --pisa-mode=counter, run --mode counter)\n"
+      "  -o, --out DIR       output directory (default sweep-SUITE-SIZE, and\n"
+      "                      sweep-SUITE-SIZE-counter in counter mode)\n"
       "      --timeout SEC   stop a benchmark's run after SEC seconds\n"
       "      --metrics LIST  metric families, as 'pisa-char run --metrics'\n"
       "      --shard K/N     run the K-th of N slices (benchmark index mod "
@@ -178,11 +180,13 @@ static void parse_shard(const char *arg, struct sweep_options *opt) {
 }
 
 static void parse_mode(const char *arg, struct sweep_options *opt) {
-  if (strcmp(arg, "counter") == 0)
-    die("sweep: --mode counter is not available yet; use --mode deep");
-  if (strcmp(arg, "deep") != 0)
-    die("sweep: --mode '%s': expected deep", arg);
+  if (strcmp(arg, "deep") != 0 && strcmp(arg, "counter") != 0)
+    die("sweep: --mode '%s': expected deep or counter", arg);
   opt->mode = arg;
+}
+
+static int counter_mode(const struct sweep_options *opt) {
+  return strcmp(opt->mode, "counter") == 0;
 }
 
 static void parse_option(int c, char **argv, struct sweep_options *opt) {
@@ -238,6 +242,9 @@ static void parse_sweep_options(int argc, char **argv,
     die("sweep: %s; see 'pisa-char sweep --help'",
         optind >= argc ? "no suite given" : "more than one suite given");
   opt->suite = argv[optind];
+  if (opt->metrics && counter_mode(opt))
+    die("sweep: --metrics selects deep-mode metric families; it does not go "
+        "with --mode counter");
 }
 
 /* Without --shard, a rank of OpenMPI's mpirun takes its own slice. */
@@ -339,10 +346,11 @@ static void make_dirs(const char *path) {
 static void setup_output(struct sweep *sw) {
   const char *out = sw->opt.out;
   char *def = NULL;
+  const char *mode = counter_mode(&sw->opt) ? "-counter" : "";
   if (!out)
-    out = def = sw->suite.size
-                    ? xasprintf("sweep-%s-%s", sw->suite.name, sw->suite.size)
-                    : xasprintf("sweep-%s", sw->suite.name);
+    out = def = sw->suite.size ? xasprintf("sweep-%s-%s%s", sw->suite.name,
+                                           sw->suite.size, mode)
+                               : xasprintf("sweep-%s%s", sw->suite.name, mode);
   make_dirs(out);
   char resolved[PATH_MAX];
   if (!realpath(out, resolved))
@@ -606,6 +614,8 @@ static pid_t start_build(struct sweep *sw, size_t bench) {
   struct strvec argv = {0};
   make_dir(dir);
   strvec_push(&argv, sw->compiler);
+  if (counter_mode(&sw->opt))
+    strvec_push(&argv, "--pisa-mode=counter");
   strvec_append(&argv, &b->cflags);
   strvec_append(&argv, &b->sources);
   strvec_push(&argv, "-o");

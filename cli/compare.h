@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+struct pisa_docset;
+
 /* Replaces every column of x by its z-scores (mean 0, sample standard
  * deviation 1, n - 1 in the denominator). A column without variance
  * becomes 0 and constant[j] is set (constant may be NULL). n >= 2. */
@@ -25,5 +27,38 @@ int compare_pca(const double *x, size_t n, size_t d, double *values,
  * order of first appearance; returns the number of clusters. */
 size_t compare_kmeans(const double *x, size_t n, size_t d, size_t k,
                       size_t *assign);
+
+/* ---- Comparing documents (compare and report) ---- */
+
+enum { COMPARE_MAX_FEATURES = 32 };
+
+enum compare_feature_use {
+  COMPARE_USED,
+  COMPARE_CONSTANT, /* the same in every document */
+  COMPARE_ABSENT,   /* absent from some documents */
+};
+
+struct comparison {
+  size_t n, d; /* applications, features kept */
+  size_t all;  /* features considered */
+  const char *all_names[COMPARE_MAX_FEATURES];
+  enum compare_feature_use use[COMPARE_MAX_FEATURES];
+  const char *names[COMPARE_MAX_FEATURES]; /* the d features kept */
+  double *z;                               /* n x d z-scores */
+  double *values, *vectors;                /* compare_pca() of z */
+  size_t *cluster, clusters;
+};
+
+/* The feature vectors of the totals of the set's documents (at least two),
+ * z-scores of the features every document has and that vary, principal
+ * components and at most `clusters` k-means clusters. 0 on success, -1 if
+ * the eigen decomposition fails (then only the features are filled). */
+int compare_build(const struct pisa_docset *set, size_t clusters,
+                  struct comparison *c);
+
+/* Application i's coordinate on principal component k (0 when k >= d). */
+double compare_component_score(const struct comparison *c, size_t i, size_t k);
+
+void compare_free(struct comparison *c);
 
 #endif

@@ -31,8 +31,8 @@ json_object *pisa_read_json_file(const char *path, char *err, size_t n) {
 
 /* Keys of a raw result that describe the process, not the measurements; the
  * document says the same in "program" and "complete". */
-static const char *const RawOnlyKeys[] = {"schema", "pid", "ppid", "signal",
-                                          "complete"};
+static const char *const RawOnlyKeys[] = {
+    "schema", "pid", "ppid", "signal", "complete", "exit_status", "mpi"};
 
 /* Measurement keys in the order the document presents them. */
 static const char *const MeasurementKeys[] = {"config", "totals", "threads",
@@ -58,7 +58,7 @@ int pisa_raw_check(json_object *raw, char *err, size_t n) {
   return 0;
 }
 
-static json_object *tool_object(void) {
+json_object *pisa_tool_object(void) {
   json_object *tool = json_object_new_object();
   json_object_object_add(tool, "name", json_object_new_string("pisa-char"));
   json_object_object_add(tool, "version", json_object_new_string(PISA_VERSION));
@@ -67,7 +67,7 @@ static json_object *tool_object(void) {
   return tool;
 }
 
-static json_object *program_object(const struct pisa_program_run *run) {
+json_object *pisa_program_object(const struct pisa_program_run *run) {
   json_object *program = json_object_new_object();
   json_object *args = json_object_new_array();
   for (int i = 0; i < run->nargs; i++)
@@ -121,8 +121,8 @@ json_object *pisa_document_from_raw(json_object *raw,
                                     unsigned flags) {
   json_object *doc = json_object_new_object();
   json_object_object_add(doc, "schema", json_object_new_string(PISA_SCHEMA_ID));
-  json_object_object_add(doc, "tool", tool_object());
-  json_object_object_add(doc, "program", program_object(run));
+  json_object_object_add(doc, "tool", pisa_tool_object());
+  json_object_object_add(doc, "program", pisa_program_object(run));
   if (flags & PISA_DOC_OTHER_PROCESS) {
     copy_key(doc, raw, "pid");
     copy_key(doc, raw, "ppid");

@@ -44,6 +44,10 @@ json_object *pisa_document_from_raw(json_object *raw,
                                     const struct pisa_program_run *run,
                                     unsigned flags);
 
+/* The document's "tool" object, and its "program" object for `run`. */
+json_object *pisa_tool_object(void);
+json_object *pisa_program_object(const struct pisa_program_run *run);
+
 /* Validates `doc` against the built-in schemas/pisa-char-1.schema.json;
  * 0 when valid, else -1 and the first violation in `err`. */
 int pisa_document_validate(json_object *doc, char *err, size_t n);

@@ -14,6 +14,8 @@
 #define PISA_PLUGIN_NAME "pisa-pass.so"
 #define PISA_RT_SHARED_NAME "libpisa_rt.so"
 #define PISA_RT_STATIC_NAME "libpisa_rt.a"
+#define PISA_MPI_SHARED_NAME "libpisa_mpi.so"
+#define PISA_MPI_STATIC_NAME "libpisa_mpi.a"
 #define PISA_OPTION_PREFIX "--pisa-"
 
 static const char *progname = "pisa-cc";
@@ -65,6 +67,8 @@ struct request {
   bool static_runtime; /* -static, -static-pie or --pisa-static-runtime */
   bool print_command;  /* --pisa-print-command */
   bool dropped_lto;    /* an -flto option was removed */
+  bool counter_mode;   /* --pisa-mode=counter */
+  bool mpi;            /* --pisa-mpi: add the MPI compiler's flags */
   const char *lang;    /* last -x value, NULL or "none" = by extension */
 };
 
@@ -190,28 +194,37 @@ static void usage(FILE *out) {
           "  --pisa-static-runtime  link the static runtime (implied by "
           "-static)\n"
           "  --pisa-print-command   print the clang command, do not run it\n"
-          "  --pisa-mode=deep       instrumentation mode, also --mode= (deep "
-          "is the only "
-          "one yet)\n"
+          "  --pisa-mpi             add mpicc's flags (--showme; or\n"
+          "                         $PISA_MPICC's); with it or -lmpi,\n"
+          "                         libpisa_mpi is linked before libmpi\n"
+          "  --pisa-mode=MODE       instrumentation mode, also --mode=: deep "
+          "(every\n"
+          "                         block and access, the default) or "
+          "counter\n"
+          "                         (block counters, regions; see "
+          "docs/counter-mode.md)\n"
           "  --pisa-help            this text\n"
           "Environment: PISA_CLANG / PISA_CLANGXX replace the compiler.\n",
           progname);
 }
 
 /* --pisa-mode=M, also spelt --mode=M as DESIGN.md does. */
-static void handle_mode(const char *arg, const char *mode) {
-  if (strcmp(mode, "deep") != 0)
-    fail("unsupported %s: only --pisa-mode=deep is available", arg);
+static void handle_mode(struct request *rq, const char *arg, const char *mode) {
+  if (strcmp(mode, "deep") && strcmp(mode, "counter"))
+    fail("unsupported %s: the modes are deep and counter", arg);
+  rq->counter_mode = !strcmp(mode, "counter");
 }
 
 static void handle_pisa_option(struct request *rq, const char *arg) {
   const char *name = arg + strlen(PISA_OPTION_PREFIX);
   if (!strncmp(name, "mode=", 5))
-    handle_mode(arg, name + 5);
+    handle_mode(rq, arg, name + 5);
   else if (!strcmp(name, "static-runtime"))
     rq->static_runtime = true;
   else if (!strcmp(name, "print-command"))
     rq->print_command = true;
+  else if (!strcmp(name, "mpi"))
+    rq->mpi = true;
   else if (!strcmp(name, "help")) {
     usage(stdout);
     exit(0);
@@ -223,11 +236,24 @@ static void handle_pisa_option(struct request *rq, const char *arg) {
 
 struct command {
   const char **argv;
-  int argc;
+  int argc, capacity; /* capacity keeps room for the final NULL */
 };
 
+static void insert(struct command *cmd, int at, const char *arg) {
+  if (cmd->argc + 1 >= cmd->capacity) {
+    cmd->capacity = 2 * cmd->capacity + 16;
+    cmd->argv = realloc(cmd->argv, (size_t)cmd->capacity * sizeof *cmd->argv);
+    if (!cmd->argv)
+      fail("out of memory");
+  }
+  memmove(cmd->argv + at + 1, cmd->argv + at,
+          (size_t)(cmd->argc - at) * sizeof *cmd->argv);
+  cmd->argv[at] = arg;
+  cmd->argc++;
+}
+
 static void push(struct command *cmd, const char *arg) {
-  cmd->argv[cmd->argc++] = arg;
+  insert(cmd, cmd->argc, arg);
 }
 
 /* Copies the user's arguments to cmd, minus --pisa- and -flto options,
@@ -239,7 +265,7 @@ static void scan_arguments(int argc, char **argv, struct request *rq,
     if (!strncmp(arg, PISA_OPTION_PREFIX, strlen(PISA_OPTION_PREFIX))) {
       handle_pisa_option(rq, arg);
     } else if (!strncmp(arg, "--mode=", 7)) {
-      handle_mode(arg, arg + 7);
+      handle_mode(rq, arg, arg + 7);
     } else if (is_lto_option(arg)) {
       rq->dropped_lto = true;
     } else if (takes_separate_value(arg) && i + 1 < argc) {
@@ -294,6 +320,11 @@ static void add_compile_flags(struct command *cmd, const struct request *rq,
     const char *plugin =
         require_file(libdir, "/" PISA_PLUGIN_NAME, "pisa-char pass plugin");
     push(cmd, concat("-fpass-plugin=", plugin));
+    if (rq->counter_mode) { /* loaded early so that -mllvm knows the option */
+      push(cmd, concat("-fplugin=", plugin));
+      push(cmd, "-mllvm");
+      push(cmd, "-pisa-mode=counter");
+    }
     if (!rq->user_debug)
       push(cmd, "-gline-tables-only");
   }
@@ -324,15 +355,72 @@ static void add_link_flags(struct command *cmd, const struct request *rq,
   push(cmd, "-lpisa_rt");
 }
 
+/* ---- MPI ---------------------------------------------------------------- */
+
+/* Appends the words that `$PISA_MPICC --showme:WHAT` prints (OpenMPI's
+ * compile or link flags). */
+static void push_mpi_flags(struct command *cmd, const char *what) {
+  const char *mpicc = getenv("PISA_MPICC");
+  char *line = NULL, *shell = NULL;
+  size_t cap = 0;
+  mpicc = mpicc && *mpicc ? mpicc : "mpicc";
+  if (asprintf(&shell, "%s --showme:%s", mpicc, what) < 0)
+    fail("out of memory");
+  FILE *p = popen(shell, "r");
+  ssize_t n = p ? getline(&line, &cap, p) : -1;
+  int status = p ? pclose(p) : -1;
+  if (n < 0 || status != 0)
+    fail("--pisa-mpi: '%s' failed; install OpenMPI (libopenmpi-dev) or set "
+         "PISA_MPICC to its mpicc",
+         shell);
+  for (char *word = strtok(line, " \t\n"); word; word = strtok(NULL, " \t\n"))
+    push(cmd, word);
+  free(shell);
+}
+
+/* Index of the first -lmpi (or -l mpi) of the command, or -1. */
+static int find_libmpi(const struct command *cmd) {
+  for (int i = 1; i < cmd->argc; i++) {
+    if (!strcmp(cmd->argv[i], "-lmpi"))
+      return i;
+    if (!strcmp(cmd->argv[i], "-l") && i + 1 < cmd->argc &&
+        !strcmp(cmd->argv[i + 1], "mpi"))
+      return i;
+  }
+  return -1;
+}
+
+/* libpisa_mpi goes right before libmpi, so that its MPI_* wrappers, not
+ * libmpi's, are what the program's calls resolve to. */
+static void add_mpi_library(struct command *cmd, const struct request *rq,
+                            const char *libdir) {
+  int at = find_libmpi(cmd);
+  if (at < 0 && !rq->mpi)
+    return;
+  const char *lib = "-lpisa_mpi"; /* found by the runtime's -L */
+  if (rq->static_runtime)
+    lib =
+        require_file(libdir, "/" PISA_MPI_STATIC_NAME, "pisa-char MPI library");
+  else
+    require_file(libdir, "/" PISA_MPI_SHARED_NAME, "pisa-char MPI library");
+  insert(cmd, at < 0 ? cmd->argc : at, lib);
+}
+
 static void add_pisa_flags(struct command *cmd, const struct request *rq) {
   if (rq->query || !rq->has_input)
     return;
   const char *prefix = install_prefix();
   const char *libdir = concat(prefix, "/" PISA_LIBDIR);
   const char *incdir = concat(prefix, "/" PISA_INCDIR);
+  if (rq->mpi)
+    push_mpi_flags(cmd, "compile");
   add_compile_flags(cmd, rq, libdir, incdir);
-  if (!rq->no_link)
-    add_link_flags(cmd, rq, libdir);
+  if (rq->no_link)
+    return;
+  if (rq->mpi)
+    push_mpi_flags(cmd, "link");
+  add_mpi_library(cmd, rq, libdir);
+  add_link_flags(cmd, rq, libdir);
 }
 
 /* Prints arg so that a POSIX shell reads it back unchanged. */
@@ -384,10 +472,7 @@ int main(int argc, char **argv) {
   progname = cxx ? "pisa-c++" : "pisa-cc";
 
   struct request rq = {0};
-  /* clang path, user arguments, at most 4 compile and 6 link flags, NULL */
-  struct command cmd = {malloc((argc + 12) * sizeof(char *)), 0};
-  if (!cmd.argv)
-    fail("out of memory");
+  struct command cmd = {NULL, 0, 0};
   push(&cmd, compiler_path(cxx));
   scan_arguments(argc, argv, &rq, &cmd);
   if (rq.dropped_lto)

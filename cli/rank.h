@@ -20,6 +20,10 @@ enum rank_metric {
   RANK_NUM_METRICS
 };
 
+/* Functions making less than this share of their program's memory
+ * accesses are left out of function rankings by default. */
+#define RANK_MIN_SHARE 0.01
+
 struct rank_model {
   double weights[RANK_NUM_METRICS];
   uint64_t llc_bytes; /* capacity of the last-level cache, 64-byte lines */
@@ -44,6 +48,10 @@ void rank_model_init(struct rank_model *model);
  * parses, else -1 with the reason in err. */
 int rank_parse_weights(struct rank_model *model, const char *spec, char *err,
                        size_t errlen);
+
+/* Parses a --llc-bytes value: a number of bytes >= 64, optionally with K,
+ * M or G (x1024); 0 if it parses, else -1. */
+int rank_parse_llc_bytes(const char *s, uint64_t *out);
 
 /* Evaluates the model on one METRICS object (totals or a function). */
 void rank_evaluate(const struct rank_model *model, json_object *metrics,

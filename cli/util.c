@@ -89,3 +89,12 @@ void check_stdout(void) {
   if (fflush(stdout) != 0 || ferror(stdout))
     die_status(1, "error writing standard output: %s", strerror(errno));
 }
+
+_Noreturn void usage_error(void (*usage)(FILE *), const char *fmt,
+                           const char *arg) {
+  fprintf(stderr, "%s: ", pisa_progname);
+  fprintf(stderr, fmt, arg);
+  fputs("\n\n", stderr);
+  usage(stderr);
+  exit(2);
+}

@@ -5,6 +5,7 @@
 #define PISA_CLI_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define PISA_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 
@@ -13,6 +14,10 @@ extern const char *pisa_progname; /* "pisa-char" unless a tool sets it */
 void error(const char *fmt, ...) PISA_PRINTF(1, 2);
 void warning(const char *fmt, ...) PISA_PRINTF(1, 2);
 _Noreturn void die(const char *fmt, ...) PISA_PRINTF(1, 2);
+/* A usage error: "pisa-char: " fmt (with one string argument), a blank
+ * line, the command's usage on stderr, and exit 2. */
+_Noreturn void usage_error(void (*usage)(FILE *), const char *fmt,
+                           const char *arg);
 _Noreturn void die_status(int status, const char *fmt, ...) PISA_PRINTF(2, 3);
 
 void *xmalloc(size_t n);

@@ -309,28 +309,33 @@ uint64_t footprint_blocks(const struct footprint *f, uint64_t line_bytes) {
  * (pages are distinct within a footprint, so no footprint meets itself). */
 static uint64_t shared_within_pages(const struct footprint *const *fps,
                                     size_t n, uint64_t line_bytes) {
-  struct footprint seen, shared;
+  /* On the heap: the result may be built on a signal's small stack. */
+  struct footprint *scratch = malloc(2 * sizeof *scratch);
   uint64_t words[FOOTPRINT_PAGE_LINES];
-  footprint_init(&seen);
-  footprint_init(&shared);
+  if (!scratch)
+    return 0;
+  struct footprint *seen = &scratch[0], *shared = &scratch[1];
+  footprint_init(seen);
+  footprint_init(shared);
   for (size_t t = 0; t < n; t++) {
     size_t iter = 0;
     uint64_t page;
     const uint64_t *lines;
     while (next_page(fps[t], &iter, &page, &lines)) {
       int nwords = page_blocks(lines, line_bytes, words);
-      uint64_t *before = footprint_page(&seen, page), *both = NULL;
+      uint64_t *before = footprint_page(seen, page), *both = NULL;
       for (int w = 0; before && w < nwords; w++) {
         uint64_t again = before[w] & words[w];
         before[w] |= words[w];
-        if (again && (both || (both = footprint_page(&shared, page))))
+        if (again && (both || (both = footprint_page(shared, page))))
           both[w] |= again;
       }
     }
   }
-  uint64_t count = footprint_blocks(&shared, 1);
-  footprint_free(&seen);
-  footprint_free(&shared);
+  uint64_t count = footprint_blocks(shared, 1);
+  footprint_free(seen);
+  footprint_free(shared);
+  free(scratch);
   return count;
 }
 

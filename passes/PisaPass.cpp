@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PisaPass.h"
+#include "CounterPass.h"
+#include "PisaShared.h"
 
 #include "pisa_abi.h"
 
@@ -33,30 +35,19 @@
 #include <vector>
 
 using namespace llvm;
+using namespace pisa;
 
 namespace {
 
 static const char PisaModuleVar[] = "__pisa_module";
 static const char PisaBlockBaseVar[] = "__pisa_block_base";
 static const char PisaCtorFn[] = "__pisa_module_ctor";
-static const char PisaPrefix[] = "__pisa_";
 static const int PisaCtorPriority = 1;
 
 // The runtime treats block ids at or above the number of registered blocks as
 // unknown, so records written before registration are dropped, not misread.
 static const uint64_t UnregisteredBase =
     PISA_REC_BLOCK | (PISA_REC_ID_MASK >> 1);
-
-struct SiteInfo {
-  Instruction *I = nullptr;
-  uint8_t Kind = 0;
-  uint8_t Class = PISA_CLASS_IRREGULAR;
-  uint16_t Lanes = 1;
-  uint32_t Size = 0;
-  uint32_t Instr = 0;
-  uint32_t Flags = 0;
-  StringRef Callee; // empty for indirect calls
-};
 
 struct BlockInfo {
   BasicBlock *BB;
@@ -85,34 +76,6 @@ static unsigned siteWords(const SiteInfo &S) {
   }
 }
 
-/// Intrinsics that lower to no code are not instructions (METRICS.md).
-static bool isCounted(const Instruction &I) {
-  if (isa<PHINode>(I))
-    return false;
-  const auto *II = dyn_cast<IntrinsicInst>(&I);
-  if (!II)
-    return true;
-  if (II->isAssumeLikeIntrinsic())
-    return false;
-  switch (II->getIntrinsicID()) {
-  case Intrinsic::donothing:
-  case Intrinsic::is_constant:
-  case Intrinsic::launder_invariant_group:
-  case Intrinsic::strip_invariant_group:
-  case Intrinsic::annotation:
-  case Intrinsic::codeview_annotation:
-  case Intrinsic::expect:
-  case Intrinsic::expect_with_probability:
-  case Intrinsic::allow_runtime_check:
-  case Intrinsic::allow_ubsan_check:
-  case Intrinsic::type_test:
-  case Intrinsic::public_type_test:
-    return false;
-  default:
-    return true;
-  }
-}
-
 /// The function analyses the instrumenter needs.
 struct FunctionAnalyses {
   ScalarEvolution &SE;
@@ -132,17 +95,13 @@ public:
 
 private:
   bool checkModule();
-  bool shouldInstrument(Function &F);
   void analyzeFunction(Function &F);
   void analyzeBlock(BasicBlock &BB, uint32_t FnIndex, ScalarEvolution &SE);
   uint32_t sourceOf(Value *V) const;
   void recordDataflow(Function &F, uint32_t FirstBlock, FunctionAnalyses &FA);
   void markIndexUpdates(LoopInfo &LI, ScalarEvolution &SE);
-  bool classifySite(Instruction &I, SiteInfo &S);
   uint8_t accessClass(Value *Ptr, ScalarEvolution &SE) const;
   Value *sitePointer(const SiteInfo &S) const;
-  uint32_t typeBytes(Type *T) const;
-  pisa_instr describeInstr(const Instruction &I) const;
   void declareRuntime();
   void instrumentBlock(const BlockInfo &B, uint32_t LocalId);
   Value *openSegment(Instruction *At, uint64_t Words, Value *&Slot);
@@ -196,168 +155,6 @@ bool DeepInstrumenter::checkModule() {
   }
   PISA_OPCODES(PISA_CHECK_OPCODE)
 #undef PISA_CHECK_OPCODE
-  return true;
-}
-
-bool DeepInstrumenter::shouldInstrument(Function &F) {
-  if (F.isDeclaration() || F.hasAvailableExternallyLinkage())
-    return false;
-  if (F.getName().starts_with(PisaPrefix))
-    return false;
-  if (F.hasFnAttribute(Attribute::Naked) ||
-      F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation) ||
-      F.hasFnAttribute("pisa-no-instrument"))
-    return false;
-  if (F.hasPersonalityFn() &&
-      isScopedEHPersonality(classifyEHPersonality(F.getPersonalityFn()))) {
-    // Funclet-based EH (Windows) has blocks without insertion points.
-    Ctx.diagnose(DiagnosticInfoUnsupported(
-        F,
-        "pisa: functions with funclet-based exception handling are not "
-        "instrumented",
-        DiagnosticLocation(), DS_Warning));
-    return false;
-  }
-  return true;
-}
-
-uint32_t DeepInstrumenter::typeBytes(Type *T) const {
-  uint64_t Bytes = DL.getTypeStoreSize(T).getKnownMinValue();
-  return Bytes > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(Bytes);
-}
-
-static uint8_t opcodeCategory(unsigned Opcode) {
-  switch (Opcode) {
-#define PISA_CATEGORY_CASE(Num, Name, Cat)                                     \
-  case Num:                                                                    \
-    return PISA_CAT_##Cat;
-    PISA_OPCODES(PISA_CATEGORY_CASE)
-#undef PISA_CATEGORY_CASE
-  default:
-    return PISA_CAT_OTHER;
-  }
-}
-
-static uint8_t typeKind(Type *T) {
-  if (auto *VT = dyn_cast<VectorType>(T))
-    T = VT->getElementType();
-  if (T->isVoidTy())
-    return PISA_TYPE_VOID;
-  if (T->isIntegerTy())
-    return PISA_TYPE_INT;
-  if (T->isFloatingPointTy())
-    return PISA_TYPE_FP;
-  if (T->isPointerTy())
-    return PISA_TYPE_PTR;
-  if (T->isAggregateType())
-    return PISA_TYPE_AGGREGATE;
-  return PISA_TYPE_OTHER;
-}
-
-pisa_instr DeepInstrumenter::describeInstr(const Instruction &I) const {
-  pisa_instr D = {};
-  D.opcode = static_cast<uint8_t>(I.getOpcode());
-  D.category = opcodeCategory(I.getOpcode());
-  Type *T = I.getType();
-  if (const auto *SI = dyn_cast<StoreInst>(&I))
-    T = SI->getValueOperand()->getType();
-  D.type_kind = typeKind(T);
-  if (T->isSized()) {
-    uint64_t Bits = DL.getTypeSizeInBits(T).getKnownMinValue();
-    D.bits = static_cast<uint16_t>(Bits > UINT16_MAX ? UINT16_MAX : Bits);
-  }
-  if (auto *VT = dyn_cast<VectorType>(T)) {
-    D.flags |= PISA_INSTR_VECTOR;
-    D.lanes = static_cast<uint16_t>(VT->getElementCount().getKnownMinValue());
-  }
-  return D;
-}
-
-/// Fills S when I is an access or call site; false for everything else.
-bool DeepInstrumenter::classifySite(Instruction &I, SiteInfo &S) {
-  S.I = &I;
-  if (auto *LI = dyn_cast<LoadInst>(&I)) {
-    S.Kind = PISA_SITE_LOAD;
-    S.Size = typeBytes(LI->getType());
-    return true;
-  }
-  if (auto *SI = dyn_cast<StoreInst>(&I)) {
-    S.Kind = PISA_SITE_STORE;
-    S.Size = typeBytes(SI->getValueOperand()->getType());
-    return true;
-  }
-  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
-    S.Kind = PISA_SITE_RMW;
-    S.Size = typeBytes(RMW->getValOperand()->getType());
-    return true;
-  }
-  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
-    S.Kind = PISA_SITE_RMW;
-    S.Size = typeBytes(CX->getCompareOperand()->getType());
-    return true;
-  }
-  auto *CB = dyn_cast<CallBase>(&I);
-  if (!CB || CB->isInlineAsm())
-    return false;
-  if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::memcpy:
-    case Intrinsic::memcpy_inline:
-    case Intrinsic::memmove:
-      S.Kind = PISA_SITE_MEMCPY;
-      return true;
-    case Intrinsic::memset:
-    case Intrinsic::memset_inline:
-      S.Kind = PISA_SITE_MEMSET;
-      return true;
-    case Intrinsic::masked_load:
-    case Intrinsic::masked_expandload:
-      // Recorded as one access of the full vector at the base address.
-      S.Kind = PISA_SITE_LOAD;
-      S.Size = typeBytes(II->getType());
-      return true;
-    case Intrinsic::masked_store:
-    case Intrinsic::masked_compressstore:
-      S.Kind = PISA_SITE_STORE;
-      S.Size = typeBytes(II->getArgOperand(0)->getType());
-      return true;
-    case Intrinsic::masked_gather: {
-      auto *VT = cast<FixedVectorType>(II->getType());
-      S.Kind = PISA_SITE_GATHER;
-      S.Lanes = static_cast<uint16_t>(VT->getNumElements());
-      S.Size = typeBytes(VT->getElementType());
-      return true;
-    }
-    case Intrinsic::masked_scatter: {
-      auto *VT = cast<FixedVectorType>(II->getArgOperand(0)->getType());
-      S.Kind = PISA_SITE_SCATTER;
-      S.Lanes = static_cast<uint16_t>(VT->getNumElements());
-      S.Size = typeBytes(VT->getElementType());
-      return true;
-    }
-    default:
-      return false; // other intrinsics neither access memory we track nor call
-    }
-  }
-  auto *Callee =
-      dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts());
-  if (Callee && Callee->isDeclaration() && CB->arg_size() == 3) {
-    StringRef Name = Callee->getName();
-    if (Name == "memcpy" || Name == "memmove") {
-      S.Kind = PISA_SITE_MEMCPY;
-      return true;
-    }
-    if (Name == "memset") {
-      S.Kind = PISA_SITE_MEMSET;
-      return true;
-    }
-  }
-  S.Kind = PISA_SITE_CALL;
-  if (Callee)
-    S.Callee = Callee->getName();
-  auto *CI = dyn_cast<CallInst>(CB);
-  if (!CI || CI->isMustTailCall())
-    S.Flags |= PISA_SITE_NO_RESUME; // invoke, callbr, musttail
   return true;
 }
 
@@ -415,11 +212,11 @@ void DeepInstrumenter::analyzeBlock(BasicBlock &BB, uint32_t FnIndex,
     if (!isCounted(I))
       continue;
     uint32_t Index = static_cast<uint32_t>(Instrs.size());
-    Instrs.push_back(describeInstr(I));
+    Instrs.push_back(describeInstr(I, DL));
     InstrIndex[&I] = Index;
     InstrValues.push_back(&I);
     SiteInfo S;
-    if (!classifySite(I, S))
+    if (!classifySite(I, DL, S))
       continue;
     S.Instr = Index;
     if (Value *P = sitePointer(S))
@@ -786,7 +583,7 @@ void DeepInstrumenter::emitTables() {
                                                C32(Operands.size()),
                                                C32(Phis.size()),
                                                C32(Incoming.size() / 2),
-                                               C32(0),
+                                               C32(PISA_MODE_DEEP),
                                                Str(M.getSourceFileName()),
                                                FnArr,
                                                BlockArr,
@@ -853,6 +650,10 @@ extern "C" LLVM_ATTRIBUTE_WEAK
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name == "pisa-counter") {
+                    MPM.addPass(pisa::PisaCounterPass());
+                    return true;
+                  }
                   if (Name != "pisa-deep")
                     return false;
                   MPM.addPass(pisa::PisaDeepPass());
@@ -861,7 +662,10 @@ extern "C" LLVM_ATTRIBUTE_WEAK
             // clang -fpass-plugin: instrument the optimised code, last.
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
-                  MPM.addPass(pisa::PisaDeepPass());
+                  if (pisa::counterModeSelected())
+                    MPM.addPass(pisa::PisaCounterPass());
+                  else
+                    MPM.addPass(pisa::PisaDeepPass());
                 });
           }};
 }

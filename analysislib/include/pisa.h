@@ -16,8 +16,21 @@ extern "C" {
 /* 1 while pisa-char is analysing this process (run under `pisa-char`), 0 when
  * the instrumented program runs on its own. */
 int pisa_active(void);
+
+/* Regions of interest (docs/counter-mode.md): in a pisa-char --mode counter
+ * run, every execution between PISA_ROI_BEGIN("name") and the matching
+ * PISA_ROI_END("name") in the same function counts for the region "name":
+ * executions, time, instruction mix, bytes and bandwidth, work in called
+ * functions included.  Regions nest; the same name in several places is
+ * one region.  Outside counter runs they cost a call and do nothing. */
+void __pisa_roi_begin(const char *name);
+void __pisa_roi_end(const char *name);
+#define PISA_ROI_BEGIN(name) __pisa_roi_begin(name)
+#define PISA_ROI_END(name) __pisa_roi_end(name)
 #else
 #define pisa_active() 0
+#define PISA_ROI_BEGIN(name) ((void)0)
+#define PISA_ROI_END(name) ((void)0)
 #endif
 
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
 /* atax.c: benchmark kernel, y = A^T (A x) on an M x N matrix (the PolyBench
  * atax algorithm), repeated as a power iteration (x = y / max|y|).
  * Usage: atax [N [REPS]] (M = N); prints a checksum. */
+#include <pisa.h> /* regions of interest; nothing without pisa-cc */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -64,7 +65,9 @@ int main(int argc, char **argv) {
   }
   init(m, n, a, x);
   for (long r = 0; r < reps; r++) {
+    PISA_ROI_BEGIN("atax");
     atax(m, n, a, x, y, tmp);
+    PISA_ROI_END("atax");
     normalise(n, y, x);
   }
   double sum = 0;

@@ -1,6 +1,7 @@
 /* floyd-warshall.c: benchmark kernel, all-pairs shortest paths on a dense
  * N-vertex graph of integer weights (the PolyBench floyd-warshall algorithm).
  * Usage: floyd-warshall [N]; prints a checksum. */
+#include <pisa.h> /* regions of interest; nothing without pisa-cc */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,7 +30,8 @@ static void init(long n, int *path) {
 }
 
 static void floyd_warshall(long n, int *path) {
-  for (long k = 0; k < n; k++)
+  for (long k = 0; k < n; k++) {
+    PISA_ROI_BEGIN("relax");
     for (long i = 0; i < n; i++) {
       int ik = path[i * n + k];
       for (long j = 0; j < n; j++) {
@@ -37,6 +39,8 @@ static void floyd_warshall(long n, int *path) {
         path[i * n + j] = via < path[i * n + j] ? via : path[i * n + j];
       }
     }
+    PISA_ROI_END("relax");
+  }
 }
 
 int main(int argc, char **argv) {

@@ -1,6 +1,7 @@
 /* gemm.c: benchmark kernel, C = alpha A B + beta C on N x N doubles (the
  * PolyBench gemm algorithm, i-k-j loop order so the inner loop vectorises).
  * Usage: gemm [N]; prints a checksum for comparing native and pisa runs. */
+#include <pisa.h> /* regions of interest; nothing without pisa-cc */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,6 +30,7 @@ static void init(long n, double *a, double *b, double *c) {
 static void gemm(long n, double alpha, double beta, double *restrict c,
                  const double *restrict a, const double *restrict b) {
   for (long i = 0; i < n; i++) {
+    PISA_ROI_BEGIN("row");
     for (long j = 0; j < n; j++)
       c[i * n + j] *= beta;
     for (long k = 0; k < n; k++) {
@@ -36,6 +38,7 @@ static void gemm(long n, double alpha, double beta, double *restrict c,
       for (long j = 0; j < n; j++)
         c[i * n + j] += aik * b[k * n + j];
     }
+    PISA_ROI_END("row");
   }
 }
 

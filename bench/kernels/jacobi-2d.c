@@ -1,6 +1,7 @@
 /* jacobi-2d.c: benchmark kernel, the PolyBench jacobi-2d 5-point stencil on
  * two N x N grids, TSTEPS time steps (A -> B, then B -> A).
  * Usage: jacobi-2d [N [TSTEPS]]; prints a checksum. */
+#include <pisa.h> /* regions of interest; nothing without pisa-cc */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -45,8 +46,10 @@ int main(int argc, char **argv) {
   }
   init(n, a, b);
   for (long t = 0; t < tsteps; t++) {
+    PISA_ROI_BEGIN("sweep");
     sweep(n, a, b);
     sweep(n, b, a);
+    PISA_ROI_END("sweep");
   }
   double sum = 0;
   for (long i = 0; i < n * n; i++)

@@ -2,6 +2,7 @@
  * one random cyclic permutation (Sattolo's algorithm) of N nodes, followed
  * for STEPS steps: every load depends on the previous one and misses caches.
  * Usage: pointer-chase [N [STEPS]]; prints a checksum. */
+#include <pisa.h> /* regions of interest; nothing without pisa-cc */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,8 +76,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   make_cycle(n, nodes);
+  PISA_ROI_BEGIN("chase");
+  uint64_t sum = chase(nodes, steps);
+  PISA_ROI_END("chase");
   printf("pointer-chase n=%ld steps=%ld\nchecksum %llu\n", n, steps,
-         (unsigned long long)chase(nodes, steps));
+         (unsigned long long)sum);
   free(nodes);
   return 0;
 }

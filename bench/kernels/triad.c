@@ -1,6 +1,7 @@
 /* triad.c: benchmark kernel, the STREAM triad a = b + s c over N doubles,
  * REPS times; a and b swap roles after every pass so no pass is dead.
  * Usage: triad [N [REPS]]; prints a checksum. */
+#include <pisa.h> /* regions of interest; nothing without pisa-cc */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -40,7 +41,9 @@ int main(int argc, char **argv) {
     c[i] = (double)(i % 17) / 17;
   }
   for (long r = 0; r < reps; r++) {
+    PISA_ROI_BEGIN("triad");
     triad(n, a, b, c, 0.5 + (double)(r % 4));
+    PISA_ROI_END("triad");
     double *t = a;
     a = b;
     b = t;

@@ -18,6 +18,15 @@ config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.pisa_bin_dir, os.environ.get("PATH", "")])
 config.environment["LC_ALL"] = "C"
 
+# Optional toolchains: OpenMP (libomp next to clang) and MPI (mpirun, and
+# libpisa_mpi, built when CMake found MPI).
+import shutil
+if os.path.exists(os.path.join(config.llvm_tools_dir, "..", "lib", "libomp.so")):
+    config.available_features.add("openmp")
+if shutil.which("mpirun") and os.path.exists(
+        os.path.join(config.pisa_lib_dir, "libpisa_mpi.so")):
+    config.available_features.add("mpi")
+
 plugin = os.path.join(config.pisa_lib_dir, "pisa-pass.so")
 tools = os.path.join(config.pisa_src_root, "tests", "tools")
 config.substitutions += [

@@ -5,6 +5,7 @@ Usage: jcheck.py FILE EXPR...  Each EXPR is a Python expression evaluated with
   fn(name) the entry of `functions` whose name is `name` (exactly one)
   th(i)    the i-th entry of `threads`
   op(m, o) opcode count o in metrics m (0 when absent)
+  top_block(name) the entry of fn(name)['bblp']['blocks'] that ran most
 Prints the failing expression with the values it saw and exits 1."""
 import json
 import sys
@@ -26,7 +27,10 @@ def main(argv):
     def op(m, o):
         return m["instruction_mix"]["opcodes"].get(o, 0)
 
-    env = {"d": d, "fn": fn, "th": th, "op": op}
+    def top_block(name):
+        return max(fn(name)["bblp"]["blocks"], key=lambda b: b["instances"])
+
+    env = {"d": d, "fn": fn, "th": th, "op": op, "top_block": top_block}
     for expr in argv[2:]:
         try:
             ok = eval(expr, env)

@@ -477,8 +477,10 @@ static void test_result_schema(void) {
            "anyOf alternatives ('rank' is not one of ['instructions',"
            "'instruction_mix','memory_accesses','footprint','external_calls',"
            "'memory_entropy','reuse_distance','spatial_locality','miss_ratio',"
-           "'ilp','dlp','bblp','branch','access_classes']; expected 'name', "
-           "got 'rank')");
+           "'ilp','dlp','bblp','branch','access_classes','openmp']; 'rank' "
+           "is not one of ['name','executions','sampled_executions',"
+           "'sampled_fraction','seconds','bandwidth','hw_counters',"
+           "'threads'])");
 }
 
 /* metric_name (which closes METRICS) must list exactly the families that

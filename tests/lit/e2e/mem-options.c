@@ -13,7 +13,7 @@
 // RUN:   "fn('bump')['access_classes']['constant']['accesses'] == 100" \
 // RUN:   "fn('bump')['access_classes']['constant']['footprint_bytes'] == 4" \
 // RUN:   "fn('bump')['access_classes']['constant_fraction'] == 1" \
-// RUN:   "sorted(d['config']['metrics']) == ['branch', 'classes', 'entropy', 'footprint', 'locality', 'reuse']"
+// RUN:   "sorted(d['config']['metrics']) == ['bblp', 'branch', 'classes', 'entropy', 'footprint', 'ilp', 'locality', 'reuse']"
 // RUN: %pisa-char -q --force --line-sizes 16:64 --entropy-bits 4 -o %t.some.json %t
 // RUN: %validate %t.some.json
 // RUN: %jcheck %t.some.json "d['config']['line_sizes'] == [16, 32, 64]" \
@@ -25,7 +25,7 @@
 // RUN: %jcheck %t.off.json "'reuse_distance' not in d['totals'] and 'miss_ratio' not in d['totals']" \
 // RUN:   "'spatial_locality' not in d['totals'] and 'memory_entropy' not in d['totals']" \
 // RUN:   "'footprint' in d['totals'] and 'access_classes' in fn('bump')" \
-// RUN:   "sorted(d['config']['metrics']) == ['branch', 'classes', 'footprint']"
+// RUN:   "sorted(d['config']['metrics']) == ['bblp', 'branch', 'classes', 'footprint', 'ilp']"
 // RUN: %pisa-char -q --force --metrics=locality -o %t.loc.json %t
 // RUN: %jcheck %t.loc.json "'spatial_locality' in d['totals'] and 'reuse_distance' in d['totals']" \
 // RUN:   "'footprint' not in d['totals'] and 'memory_entropy' not in d['totals']"

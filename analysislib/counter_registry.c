@@ -1,0 +1,239 @@
+/* counter_registry.c: counter mode's modules and threads.  Modules register
+ * their tables from constructors; a thread becomes known when it first
+ * enters an instrumented function, its counter arrays are recorded then,
+ * and their values are copied when it exits.  No atomics on the counters:
+ * each thread writes only its own. */
+#include "counter_runtime.h"
+
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+PISA_HIDDEN struct pisa_counter_config pisa_counter_config;
+PISA_HIDDEN struct pisa_cmodule pisa_cmodules[PISA_MAX_COUNTER_MODULES];
+
+/* The flag the instrumented code tests before calling the runtime. */
+__attribute__((
+    visibility("default"),
+    tls_model("initial-exec"))) __thread char __pisa_counter_thread_on;
+
+static pthread_mutex_t modules_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uint32_t n_modules, n_counters;
+static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pisa_cthread *threads_head, **threads_tail = &threads_head;
+static uint32_t threads_created;
+static __thread struct pisa_cthread *self;
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+static struct timespec started;
+
+PISA_HIDDEN uint32_t pisa_cmodule_count(void) {
+  return atomic_load_explicit(&n_modules, memory_order_acquire);
+}
+
+PISA_HIDDEN uint32_t pisa_counter_total(void) {
+  return atomic_load_explicit(&n_counters, memory_order_acquire);
+}
+
+PISA_HIDDEN struct pisa_cthread *pisa_cthread_list(void) {
+  return threads_head;
+}
+PISA_HIDDEN void pisa_cthreads_lock(void) { pthread_mutex_lock(&threads_lock); }
+PISA_HIDDEN void pisa_cthreads_unlock(void) {
+  pthread_mutex_unlock(&threads_lock);
+}
+
+PISA_HIDDEN double pisa_counter_clock(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)(now.tv_sec - started.tv_sec) +
+         (double)(now.tv_nsec - started.tv_nsec) / 1e9;
+}
+
+static unsigned long env_number(const char *name, unsigned long fallback) {
+  const char *v = getenv(name);
+  char *end;
+  if (!v || !*v)
+    return fallback;
+  unsigned long n = strtoul(v, &end, 10);
+  if (*end || n == 0) {
+    errno = 0;
+    PISA_ERR("ignoring malformed %s=%s", name, v);
+    return fallback;
+  }
+  return n;
+}
+
+/* PISA_HW_COUNTERS=name,name (pisa-char checked the names). */
+static void parse_hw_counters(const char *spec) {
+  struct pisa_counter_config *c = &pisa_counter_config;
+  for (const char *p = spec; p && *p && c->n_hw < PISA_MAX_HW_COUNTERS;) {
+    size_t len = strcspn(p, ",");
+    if (len && len < sizeof c->hw_names[0])
+      memcpy(c->hw_names[c->n_hw++], p, len);
+    p += len + (p[len] == ',');
+  }
+}
+
+/* In a fork child only the forking thread exists, and the counts so far
+ * belong to the parent's result: start over from zero. */
+static void counter_after_fork(void) {
+  struct pisa_cthread *t = self;
+  pthread_mutex_init(&threads_lock, NULL);
+  threads_head = NULL;
+  threads_tail = &threads_head;
+  threads_created = 0;
+  if (!t)
+    return;
+  for (uint32_t i = 0; i < t->n_arrays; i++)
+    memset(t->arrays[i], 0,
+           pisa_cmodules[i].table->n_counters * sizeof *t->arrays[i]);
+  for (uint32_t r = 0; r < t->n_regions; r++)
+    free(t->regions[r].delta);
+  free(t->regions);
+  t->regions = NULL;
+  t->n_regions = 0;
+  t->depth = 0;
+  t->n_intervals = 0;
+  t->next = NULL;
+  t->index = threads_created++;
+  t->os_tid = (pid_t)syscall(SYS_gettid);
+  *threads_tail = t;
+  threads_tail = &t->next;
+}
+
+static void read_counter_config(void) {
+  const char *mode = getenv("PISA_MODE");
+  clock_gettime(CLOCK_MONOTONIC, &started);
+  pisa_counter_config.requested = mode && !strcmp(mode, "counter");
+  pisa_counter_config.sample_every = env_number("PISA_SAMPLE_EVERY", 1);
+  pisa_counter_config.interval_ms = (unsigned)env_number("PISA_INTERVAL_MS", 0);
+  pisa_counter_config.csv = getenv("PISA_CSV") != NULL;
+  parse_hw_counters(getenv("PISA_HW_COUNTERS"));
+  if (pisa_counter_config.requested)
+    pthread_atfork(NULL, NULL, counter_after_fork);
+}
+
+static void counter_config_init(void) {
+  pthread_once(&config_once, read_counter_config);
+}
+
+PISA_HIDDEN int pisa_counter_mode(void) {
+  counter_config_init();
+  return pisa_counter_config.requested;
+}
+
+static void thread_exit(void *arg);
+
+static void make_exit_key(void) {
+  if (pthread_key_create(&exit_key, thread_exit) != 0)
+    PISA_ERR("cannot create the thread-exit key");
+}
+
+/* Records the calling thread's counter arrays of modules [from, to). */
+static void record_arrays(struct pisa_cthread *t, uint32_t to) {
+  if (to <= t->n_arrays)
+    return;
+  uint64_t **arrays = realloc(t->arrays, to * sizeof *arrays);
+  if (!arrays)
+    return;
+  for (uint32_t i = t->n_arrays; i < to; i++)
+    arrays[i] = pisa_cmodules[i].table->counters();
+  t->arrays = arrays;
+  t->n_arrays = to;
+}
+
+PISA_HIDDEN struct pisa_cthread *pisa_cthread_self(void) {
+  if (self)
+    return self;
+  counter_config_init();
+  struct pisa_cthread *t = calloc(1, sizeof *t);
+  if (!t)
+    return NULL;
+  t->os_tid = (pid_t)syscall(SYS_gettid);
+  for (unsigned i = 0; i < PISA_MAX_HW_COUNTERS; i++)
+    t->hw_fd[i] = -1;
+  record_arrays(t, pisa_cmodule_count());
+  pthread_once(&exit_key_once, make_exit_key);
+  pthread_setspecific(exit_key, t);
+  pthread_mutex_lock(&threads_lock);
+  t->index = threads_created++;
+  *threads_tail = t;
+  threads_tail = &t->next;
+  pthread_mutex_unlock(&threads_lock);
+  self = t;
+  __pisa_counter_thread_on = 1;
+  return t;
+}
+
+__attribute__((visibility("default"))) void __pisa_counter_thread(void) {
+  int saved = errno;
+  pisa_cthread_self();
+  __pisa_counter_thread_on = 1; /* even without memory: do not come back */
+  errno = saved;
+}
+
+PISA_HIDDEN void pisa_cthread_read(struct pisa_cthread *t, uint64_t *out,
+                                   uint32_t n) {
+  memset(out, 0, n * sizeof *out);
+  if (t->final) {
+    memcpy(out, t->final, (t->n_final < n ? t->n_final : n) * sizeof *out);
+    return;
+  }
+  if (t == self)
+    record_arrays(t, pisa_cmodule_count());
+  for (uint32_t i = 0; i < t->n_arrays; i++) {
+    const struct pisa_cmodule *m = &pisa_cmodules[i];
+    if (m->base >= n)
+      break;
+    uint32_t k = m->table->n_counters;
+    if (m->base + k > n)
+      k = n - m->base;
+    memcpy(out + m->base, t->arrays[i], k * sizeof *out);
+  }
+}
+
+/* The thread's TLS goes away after this: keep a copy of its counters. */
+static void thread_exit(void *arg) {
+  struct pisa_cthread *t = arg;
+  uint32_t n = pisa_counter_total();
+  uint64_t *copy = calloc(n ? n : 1, sizeof *copy);
+  pthread_mutex_lock(&threads_lock);
+  if (copy) {
+    pisa_cthread_read(t, copy, n);
+    t->final = copy;
+    t->n_final = n;
+  }
+  t->exited = 1;
+  pisa_hw_close(t);
+  pthread_mutex_unlock(&threads_lock);
+  self = NULL;
+  __pisa_counter_thread_on = 0;
+}
+
+__attribute__((visibility("default"))) void
+__pisa_counter_register(const struct pisa_counter_module *m) {
+  if (m->abi_version != PISA_ABI_VERSION) {
+    PISA_ERR("module %s was instrumented for ABI %u, this runtime has %u; "
+             "rebuild it with this pisa-cc",
+             m->name, m->abi_version, PISA_ABI_VERSION);
+    return;
+  }
+  counter_config_init();
+  pthread_mutex_lock(&modules_lock);
+  uint32_t i = atomic_load_explicit(&n_modules, memory_order_relaxed);
+  if (i == PISA_MAX_COUNTER_MODULES) {
+    pthread_mutex_unlock(&modules_lock);
+    PISA_ERR("too many counter-mode modules; %s is not analysed", m->name);
+    return;
+  }
+  uint32_t base = atomic_load_explicit(&n_counters, memory_order_relaxed);
+  pisa_cmodules[i] = (struct pisa_cmodule){.table = m, .base = base};
+  atomic_store_explicit(&n_counters, base + m->n_counters,
+                        memory_order_release);
+  atomic_store_explicit(&n_modules, i + 1, memory_order_release);
+  pthread_mutex_unlock(&modules_lock);
+  if (pisa_counter_config.interval_ms && i == 0 && pisa_counter_mode())
+    pisa_intervals_start();
+}

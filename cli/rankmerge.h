@@ -1,0 +1,41 @@
+/* rankmerge.h: merging the results of the ranks of an MPI job (raw results
+ * or per-rank documents) into one pisa-char/1 document with `ranks`, the
+ * job's `mpi` object and merged `totals` (METRICS.md "Merging threads and
+ * processes"; docs/threads-mpi.md).  Used by `pisa-char --mpi` and
+ * `pisa-char merge`. */
+#ifndef PISA_CLI_RANKMERGE_H
+#define PISA_CLI_RANKMERGE_H
+
+#include "document.h"
+
+#include <json-c/json.h>
+#include <stddef.h>
+
+/* Merges METRICS object `src` into `dst` (both METRICS of disjoint address
+ * spaces, e.g. two ranks): counts and histograms add, ratios and
+ * parallelism become weighted means, entropy follows the grouping rule. */
+void pisa_metrics_merge(json_object *dst, json_object *src);
+
+struct pisa_rank_merge {
+  json_object *doc;  /* the document being built */
+  int expected_size; /* ranks the job was started with, or 0 */
+  char err[512];     /* why pisa_rank_merge_add or _finish failed */
+};
+
+void pisa_rank_merge_init(struct pisa_rank_merge *m, int expected_size);
+
+/* Adds a raw result of one rank, or a document holding one or more ranks
+ * (as `pisa-char` and `pisa-char merge` write them); 0 or -1 and m->err.
+ * `raw` is not kept. */
+int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input);
+
+/* Whether `raw` is the raw result of an MPI rank. */
+int pisa_raw_is_rank(json_object *raw);
+
+/* Completes the document: schema, tool, program (NULL: the first input
+ * document's), ranks in order, the job's mpi object, `complete`; returns it
+ * (the caller owns it) or NULL and m->err. */
+json_object *pisa_rank_merge_finish(struct pisa_rank_merge *m,
+                                    const struct pisa_program_run *run);
+
+#endif

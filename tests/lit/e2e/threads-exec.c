@@ -1,0 +1,44 @@
+// exec (issue 5): the runtime writes the image's result before an exec
+// replaces it.  Exec of an uninstrumented program: the document is the
+// pre-exec image's (fill once: 100 stores) with the new program's exit
+// status.  Exec of an instrumented program (itself): the new image writes
+// the process's result at its exit, replacing the pre-exec one (the new
+// image fills three times: 300 stores, not 400).  A failed exec: the
+// program goes on and its result is written again at exit (fill once before
+// and twice after: 300).
+// RUN: %pisa-cc -O1 -fno-vectorize -fno-unroll-loops -o %t %s
+// RUN: %pisa-char -q --force -o %t.echo.json %t echo | FileCheck --check-prefix=ECHO %s
+// ECHO: replaced
+// RUN: %jcheck %t.echo.json "d['complete'] is True" \
+// RUN:   "fn('fill')['memory_accesses']['stores'] == 100" \
+// RUN:   "d['program']['exit_status'] == 0"
+// RUN: %pisa-char -q --force -o %t.self.json %t self
+// RUN: %jcheck %t.self.json "fn('fill')['memory_accesses']['stores'] == 300"
+// RUN: %pisa-char -q --force -o %t.fail.json %t fail
+// RUN: %jcheck %t.fail.json "fn('fill')['memory_accesses']['stores'] == 300"
+// RUN: %validate %t.echo.json %t.self.json %t.fail.json
+#include <string.h>
+#include <unistd.h>
+
+static int data[100];
+
+__attribute__((noinline)) void fill(int *x) {
+  for (int i = 0; i < 100; i++)
+    x[i] = 1;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  fill(data);
+  if (!strcmp(mode, "echo"))
+    execl("/bin/echo", "echo", "replaced", (char *)NULL);
+  if (!strcmp(mode, "self"))
+    execl("/proc/self/exe", argv[0], "after", (char *)NULL);
+  if (!strcmp(mode, "fail"))
+    execl("/nonexistent/program", "program", (char *)NULL);
+  if (!strcmp(mode, "after") || !strcmp(mode, "fail")) {
+    fill(data);
+    fill(data);
+  }
+  return 0;
+}

@@ -1,0 +1,213 @@
+/* test_rankmerge.c: merging the METRICS of ranks (cli/rankmerge.c) against
+ * brute force: the entropy of two random address streams of different
+ * address spaces, computed on their union, must equal the merged per-rank
+ * entropies; counts add, ratios are weighted means; and two raw results
+ * become a document with the communication matrix and the missing rank. */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "rankmerge.h"
+
+#define MAX_REFS 4096
+#define BITS 4
+
+struct stream {
+  uint64_t addr[MAX_REFS];
+  int n;
+  int space; /* the rank: its addresses are its own */
+};
+
+static int near(double a, double b) { return fabs(a - b) < 1e-9; }
+
+/* H of the values (space, addr >> k) over the given streams. */
+static double brute_entropy(const struct stream *const *s, int ns, int k) {
+  double total = 0, h = 0;
+  for (int i = 0; i < ns; i++)
+    total += s[i]->n;
+  for (int i = 0; i < ns; i++)
+    for (int a = 0; a < s[i]->n; a++) {
+      uint64_t v = s[i]->addr[a] >> k;
+      int first = 1, count = 0;
+      for (int b = 0; b < s[i]->n; b++)
+        if (s[i]->addr[b] >> k == v) {
+          first &= b >= a;
+          count++;
+        }
+      if (first) /* each value once, at its first occurrence */
+        h -= count / total * log2(count / total);
+    }
+  return h;
+}
+
+static void random_stream(struct stream *s, int n, uint64_t range) {
+  s->n = n;
+  for (int i = 0; i < n; i++)
+    s->addr[i] = 4096 + test_rng() % range;
+}
+
+/* METRICS of one stream: entropy by brute force, its references as a
+ * reuse histogram, and a few counts and ratios. */
+static json_object *stream_metrics(const struct stream *s, int64_t ins,
+                                   double ilp, double miss) {
+  json_object *m = json_object_new_object(), *h = json_object_new_array();
+  for (int k = 0; k <= BITS; k++)
+    json_object_array_add(h, json_object_new_double(brute_entropy(&s, 1, k)));
+  json_object_object_add(m, "instructions", json_object_new_int64(ins));
+  json_object_object_add(m, "memory_entropy", h);
+  char text[512];
+  snprintf(text, sizeof text,
+           "{\"reuse_distance\": [{\"line_bytes\": 8, \"cold\": %d, "
+           "\"bins\": [0]}], \"miss_ratio\": [{\"cache_bytes\": 32768, "
+           "\"line_bytes\": 64, \"ratio\": %g}], \"ilp\": [{\"window\": 0, "
+           "\"ilp\": %.1f, \"categories\": {}, \"opcodes\": {}}], "
+           "\"external_calls\": {\"printf\": 1}}",
+           s->n, miss, ilp);
+  json_object *extra = json_tokener_parse(text);
+  json_object_object_foreach(extra, key, value)
+      json_object_object_add(m, key, json_object_get(value));
+  json_object_put(extra);
+  return m;
+}
+
+static double at(json_object *o, const char *path) {
+  json_object *v = o;
+  char copy[128];
+  snprintf(copy, sizeof copy, "%s", path);
+  for (char *part = strtok(copy, "/"); part && v; part = strtok(NULL, "/"))
+    if (json_object_is_type(v, json_type_array))
+      v = json_object_array_get_idx(v, (size_t)atoi(part));
+    else if (!json_object_object_get_ex(v, part, &v))
+      v = NULL;
+  return v ? json_object_get_double(v) : NAN;
+}
+
+static void test_entropy_of_union(void) {
+  static struct stream a = {.space = 0}, b = {.space = 1};
+  test_seed(5);
+  random_stream(&a, 1000, 64);
+  random_stream(&b, 3000, 20);
+  json_object *ma = stream_metrics(&a, 500, 2.0, 0.5);
+  json_object *mb = stream_metrics(&b, 1500, 4.0, 0.1);
+  pisa_metrics_merge(ma, mb);
+  const struct stream *both[2] = {&a, &b};
+  for (int k = 0; k <= BITS; k++) {
+    char path[32];
+    snprintf(path, sizeof path, "memory_entropy/%d", k);
+    EXPECT(near(at(ma, path), brute_entropy(both, 2, k)));
+  }
+  EXPECT_EQ(at(ma, "instructions"), 2000);
+  EXPECT_EQ(at(ma, "reuse_distance/0/cold"), 4000);
+  EXPECT_EQ(at(ma, "external_calls/printf"), 2);
+  /* misses: 500 + 300 of 4000 references; ILP weighted by instructions */
+  EXPECT(near(at(ma, "miss_ratio/0/ratio"), 800.0 / 4000));
+  EXPECT(near(at(ma, "ilp/0/ilp"), (500 * 2.0 + 1500 * 4.0) / 2000));
+  json_object_put(ma);
+  json_object_put(mb);
+}
+
+/* Histograms of different lengths add bin by bin; access classes keep
+ * their footprint growth consistent with the merged counts. */
+static void test_histograms_and_classes(void) {
+  json_object *a = json_tokener_parse(
+      "{\"instructions\": 10, \"reuse_distance\": [{\"line_bytes\": 8, "
+      "\"cold\": 1, \"bins\": [1, 2]}], \"access_classes\": {\"strided\": "
+      "{\"accesses\": 4, \"footprint_bytes\": 32, \"footprint_growth\": 8.0}, "
+      "\"constant_fraction\": 0.0, \"footprint_growth\": 8.0}}");
+  json_object *b = json_tokener_parse(
+      "{\"instructions\": 30, \"reuse_distance\": [{\"line_bytes\": 8, "
+      "\"cold\": 2, \"bins\": [0, 1, 5]}, {\"line_bytes\": 16, \"cold\": 8, "
+      "\"bins\": []}], \"access_classes\": {\"strided\": {\"accesses\": 4, "
+      "\"footprint_bytes\": 8, \"footprint_growth\": 2.0}, "
+      "\"constant_fraction\": 0.5, \"footprint_growth\": 1.0}}");
+  pisa_metrics_merge(a, b);
+  EXPECT_EQ(at(a, "reuse_distance/0/cold"), 3);
+  EXPECT_EQ(at(a, "reuse_distance/0/bins/1"), 3);
+  EXPECT_EQ(at(a, "reuse_distance/0/bins/2"), 5);
+  EXPECT_EQ(at(a, "reuse_distance/1/cold"), 8);
+  EXPECT(near(at(a, "access_classes/strided/footprint_growth"), 40.0 / 8));
+  json_object_put(a);
+  json_object_put(b);
+}
+
+/* ILP and BBLP are instruction-weighted means; a block's PBBLP is the
+ * instance-weighted mean of the ranks' (10 * 10 + 30 * 1) / 40 = 3.25, and
+ * blocks are matched by index. */
+static void test_parallelism(void) {
+  json_object *a = json_tokener_parse(
+      "{\"instructions\": 10, \"ilp\": [{\"window\": 0, \"ilp\": 2.0, "
+      "\"categories\": {}, \"opcodes\": {}}], \"bblp\": {\"bblp\": 1.0, "
+      "\"bblp_smart\": 2.0, \"pbblp\": 4.0, \"blocks\": [{\"block\": 2, "
+      "\"instances\": 10, \"pbblp\": 10.0}]}}");
+  json_object *b = json_tokener_parse(
+      "{\"instructions\": 30, \"ilp\": [{\"window\": 0, \"ilp\": 6.0, "
+      "\"categories\": {}, \"opcodes\": {}}], \"bblp\": {\"bblp\": 3.0, "
+      "\"bblp_smart\": 2.0, \"pbblp\": 1.0, \"blocks\": [{\"block\": 5, "
+      "\"instances\": 1, \"pbblp\": 1.0}, {\"block\": 2, \"instances\": "
+      "30, \"pbblp\": 1.0}]}}");
+  pisa_metrics_merge(a, b);
+  EXPECT(near(at(a, "ilp/0/ilp"), (2.0 * 10 + 6.0 * 30) / 40));
+  EXPECT(near(at(a, "bblp/bblp"), (1.0 * 10 + 3.0 * 30) / 40));
+  EXPECT_EQ(at(a, "bblp/blocks/0/block"), 2);
+  EXPECT_EQ(at(a, "bblp/blocks/0/instances"), 40);
+  EXPECT(near(at(a, "bblp/blocks/0/pbblp"), 3.25));
+  EXPECT_EQ(at(a, "bblp/blocks/1/block"), 5);
+  json_object_put(a);
+  json_object_put(b);
+}
+
+static json_object *raw_rank(int rank, int size, int to, int bytes) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           "{\"schema\": \"pisa-char-raw/1\", \"pid\": %d, \"ppid\": 1, "
+           "\"complete\": true, \"signal\": null, \"exit_status\": 0, "
+           "\"mode\": \"deep\", \"config\": {\"line_sizes\": [8]}, "
+           "\"totals\": {\"instructions\": 7}, \"threads\": [{\"rank\": %d, "
+           "\"thread\": 0, \"instructions\": 7}], \"functions\": [], "
+           "\"mpi\": {\"rank\": %d, \"size\": %d, \"calls\": {\"MPI_Send\": "
+           "1}, \"sent\": {\"messages\": 1, \"bytes\": %d}, \"received\": "
+           "{\"messages\": 0, \"bytes\": 0}, \"peers\": [{\"rank\": %d, "
+           "\"sent\": {\"messages\": 1, \"bytes\": %d}, \"received\": "
+           "{\"messages\": 0, \"bytes\": 0}}], \"collectives\": {\"calls\": 0, "
+           "\"bytes_sent\": 0, \"bytes_received\": 0}}}",
+           100 + rank, rank, rank, size, bytes, to, bytes);
+  return json_tokener_parse(text);
+}
+
+static void test_job(void) {
+  struct pisa_rank_merge m;
+  struct pisa_program_run run = {"./app", NULL, 0, 0, 0, 1.0};
+  pisa_rank_merge_init(&m, 3);
+  json_object *r1 = raw_rank(1, 3, 0, 24), *r0 = raw_rank(0, 3, 1, 16);
+  EXPECT(pisa_rank_merge_add(&m, r1) == 0);
+  EXPECT(pisa_rank_merge_add(&m, r0) == 0);
+  EXPECT(pisa_rank_merge_add(&m, r0) != 0); /* rank 0 twice */
+  json_object *doc = pisa_rank_merge_finish(&m, &run);
+  EXPECT(doc != NULL);
+  if (!doc)
+    return;
+  EXPECT_EQ(at(doc, "totals/instructions"), 14);
+  EXPECT_EQ(at(doc, "ranks/0/rank"), 0);
+  EXPECT_EQ(at(doc, "threads/1/rank"), 1);
+  EXPECT_EQ(at(doc, "mpi/matrix/bytes/0/1"), 16);
+  EXPECT_EQ(at(doc, "mpi/matrix/bytes/1/0"), 24);
+  EXPECT_EQ(at(doc, "mpi/matrix/messages/2/2"), 0);
+  EXPECT_EQ(at(doc, "mpi/calls/MPI_Send"), 2);
+  EXPECT_EQ(at(doc, "mpi/failed_ranks/0/rank"), 2);
+  json_object *complete;
+  json_object_object_get_ex(doc, "complete", &complete);
+  EXPECT(!json_object_get_boolean(complete));
+  json_object_put(doc);
+  json_object_put(r0);
+  json_object_put(r1);
+}
+
+int main(void) {
+  RUN(test_entropy_of_union);
+  RUN(test_histograms_and_classes);
+  RUN(test_parallelism);
+  RUN(test_job);
+  return check_summary();
+}
