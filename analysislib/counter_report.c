@@ -556,16 +556,5 @@ PISA_HIDDEN int pisa_counter_write_result(int complete, int signal) {
   pisa_cthreads_lock();
   json_object *doc = build_result(complete, signal);
   pisa_cthreads_unlock();
-  char path[sizeof pisa_config.output_dir + 64], tmp[sizeof path + 8];
-  snprintf(path, sizeof path, "%s/raw.%ld.json", pisa_config.output_dir,
-           (long)getpid());
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  int rc = json_object_to_file_ext(tmp, doc, JSON_C_TO_STRING_PLAIN);
-  json_object_put(doc);
-  if (rc != 0 || rename(tmp, path) != 0) {
-    PISA_ERR("cannot write %s", path);
-    unlink(tmp);
-    return -1;
-  }
-  return 0;
+  return pisa_write_raw(doc);
 }

@@ -576,8 +576,9 @@ static json_object *build_result(int complete, int signal) {
   return doc;
 }
 
-PISA_HIDDEN int pisa_write_result(int complete, int signal) {
-  json_object *doc = build_result(complete, signal);
+/* Writes a raw result atomically (a temporary file renamed) into
+ * PISA_OUTPUT_DIR as raw.PID.json, and releases it. */
+PISA_HIDDEN int pisa_write_raw(json_object *doc) {
   char path[sizeof pisa_config.output_dir + 64], tmp[sizeof path + 8];
   snprintf(path, sizeof path, "%s/raw.%ld.json", pisa_config.output_dir,
            (long)getpid());
@@ -590,4 +591,8 @@ PISA_HIDDEN int pisa_write_result(int complete, int signal) {
     return -1;
   }
   return 0;
+}
+
+PISA_HIDDEN int pisa_write_result(int complete, int signal) {
+  return pisa_write_raw(build_result(complete, signal));
 }

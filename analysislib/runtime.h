@@ -147,5 +147,8 @@ PISA_HIDDEN extern const unsigned pisa_branch_histories[6];
 
 /* ---- result (report.c) ---- */
 PISA_HIDDEN int pisa_write_result(int complete, int signal);
+/* Writes a raw document (either mode's) atomically and releases it. */
+struct json_object;
+PISA_HIDDEN int pisa_write_raw(struct json_object *doc);
 
 #endif

@@ -772,16 +772,7 @@ void CounterInstrumenter::declareRuntime() {
 }
 
 Constant *CounterInstrumenter::stringConstant(StringRef S) {
-  auto It = Strings.find(S);
-  if (It != Strings.end())
-    return It->second;
-  Constant *Data = ConstantDataArray::getString(Ctx, S);
-  auto *GV = new GlobalVariable(M, Data->getType(), true,
-                                GlobalValue::PrivateLinkage, Data, ".pisa.str");
-  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  GV->setAlignment(Align(1));
-  Strings[S] = GV;
-  return GV;
+  return internString(M, Strings, S);
 }
 
 static GlobalVariable *constantArray(Module &M, Type *Elem,

@@ -469,16 +469,7 @@ void DeepInstrumenter::instrumentBlock(const BlockInfo &Info,
 }
 
 Constant *DeepInstrumenter::stringConstant(StringRef S) {
-  auto It = Strings.find(S);
-  if (It != Strings.end())
-    return It->second;
-  Constant *Data = ConstantDataArray::getString(Ctx, S);
-  auto *GV = new GlobalVariable(M, Data->getType(), true,
-                                GlobalValue::PrivateLinkage, Data, ".pisa.str");
-  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  GV->setAlignment(Align(1));
-  Strings[S] = GV;
-  return GV;
+  return internString(M, Strings, S);
 }
 
 template <typename T>

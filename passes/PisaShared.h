@@ -10,12 +10,15 @@
 
 #include "pisa_abi.h"
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/EHPersonalities.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 
 namespace pisa {
 using namespace llvm;
@@ -197,6 +200,22 @@ inline bool classifySite(Instruction &I, const DataLayout &DL, SiteInfo &S) {
   if (!CI || CI->isMustTailCall())
     S.Flags |= PISA_SITE_NO_RESUME; // invoke, callbr, musttail
   return true;
+}
+
+/// A private NUL-terminated string in M, one per distinct text (the
+/// static tables' names and file names).
+inline Constant *internString(Module &M, StringMap<Constant *> &Strings,
+                              StringRef S) {
+  auto It = Strings.find(S);
+  if (It != Strings.end())
+    return It->second;
+  Constant *Data = ConstantDataArray::getString(M.getContext(), S);
+  auto *GV = new GlobalVariable(M, Data->getType(), true,
+                                GlobalValue::PrivateLinkage, Data, ".pisa.str");
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  GV->setAlignment(Align(1));
+  Strings[S] = GV;
+  return GV;
 }
 
 /// Names of the runtime's own functions; never instrumented.
