@@ -455,7 +455,13 @@ void DeepInstrumenter::instrumentBlock(const BlockInfo &Info,
       Next += siteWords(Sites[T.first_site + S]);
     }
     IRBuilder<> B(Stop);
-    B.CreateStore(B.CreateConstInBoundsGEP1_64(I64, Cur, Words), Slot);
+    // A release store: the segment's words are visible before the cursor
+    // that covers them, to a thread draining this one at exit (a plain
+    // mov on x86, but no store may sink below it).
+    StoreInst *Publish =
+        B.CreateStore(B.CreateConstInBoundsGEP1_64(I64, Cur, Words), Slot);
+    Publish->setAtomic(AtomicOrdering::Release);
+    Publish->setAlignment(Align(8));
     if (End == T.n_sites)
       return;
     const SiteInfo &Call = Sites[T.first_site + End];

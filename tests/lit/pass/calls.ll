@@ -9,7 +9,7 @@ declare void @llvm.donothing()
 
 define void @inv() personality ptr @__gxx_personality_v0 {
 ; CHECK-LABEL: define void @inv(
-; CHECK:      store ptr %{{.*}}, ptr %{{.*}}
+; CHECK:      store atomic ptr %{{.*}}, ptr %{{.*}} release, align 8
 ; CHECK-NEXT: invoke void @may_throw()
 ; CHECK-NOT:  4611686018427387904
 ; CHECK:      landingpad
@@ -26,7 +26,7 @@ lp:
 
 define i32 @tail(i32 %x) {
 ; CHECK-LABEL: define i32 @tail(
-; CHECK:      store ptr %{{.*}}, ptr %{{.*}}
+; CHECK:      store atomic ptr %{{.*}}, ptr %{{.*}} release, align 8
 ; CHECK-NEXT: %r = musttail call i32 @tail(i32 %x)
 ; CHECK-NEXT: ret i32 %r
   %r = musttail call i32 @tail(i32 %x)

@@ -31,7 +31,7 @@ define i32 @f(ptr %p) {
 ; CHECK-NEXT: store i64 ptrtoint (ptr @g to i64), ptr %[[W2]]
 ; CHECK-NEXT: store i32 %v, ptr @g
 ; CHECK-NEXT: %[[END:.*]] = getelementptr inbounds i64, ptr %pisa.seg, i64 3
-; CHECK-NEXT: store ptr %[[END]], ptr %[[TLS]]
+; CHECK-NEXT: store atomic ptr %[[END]], ptr %[[TLS]] release, align 8
 ; CHECK-NEXT: call void @ext()
 ; Segment 1 after the call (site 2 of the block): RESUME word, then one load.
 ; CHECK:      call ptr @__pisa_buffer_refill(i64 2)
@@ -39,7 +39,7 @@ define i32 @f(ptr %p) {
 ; 4611688217450643456 = 2^62 + 2 << 40
 ; CHECK-NEXT: add i64 %[[BASE2]], 4611688217450643456
 ; CHECK:      %w = load i32, ptr %p
-; CHECK:      store ptr %{{.*}}, ptr %{{.*}}
+; CHECK:      store atomic ptr %{{.*}}, ptr %{{.*}} release, align 8
 ; CHECK-NEXT: ret i32 %w
 entry:
   %v = load i32, ptr %p
