@@ -509,15 +509,7 @@ static json_object *build_result(int complete, int signal) {
   n_threads = k;
   collect_instrumented();
 
-  json_object *doc = json_object_new_object();
-  json_object_object_add(doc, "schema",
-                         json_object_new_string("pisa-char-raw/1"));
-  json_object_object_add(doc, "pid", json_object_new_int64(getpid()));
-  json_object_object_add(doc, "ppid", json_object_new_int64(getppid()));
-  json_object_object_add(doc, "complete", json_object_new_boolean(complete));
-  json_object_object_add(doc, "signal",
-                         signal ? json_object_new_int(signal) : NULL);
-  json_object_object_add(doc, "mode", json_object_new_string("counter"));
+  json_object *doc = pisa_raw_document(complete, signal, "counter");
   json_object *config = json_object_new_object();
   json_object_object_add(config, "metrics", json_object_new_array());
   json_object_object_add(doc, "config", config);

@@ -66,6 +66,23 @@ enum pisa_access_class {
   PISA_CLASS_CONSTANT = 2,
 };
 
+/* Record words a site of this kind writes per execution. */
+static inline uint32_t pisa_site_words(uint8_t kind, uint16_t lanes) {
+  switch (kind) {
+  case PISA_SITE_MEMCPY:
+    return 3;
+  case PISA_SITE_MEMSET:
+    return 2;
+  case PISA_SITE_GATHER:
+  case PISA_SITE_SCATTER:
+    return lanes;
+  case PISA_SITE_CALL:
+    return 0;
+  default:
+    return 1;
+  }
+}
+
 struct pisa_site {
   uint8_t kind;         /* enum pisa_site_kind */
   uint8_t access_class; /* enum pisa_access_class */

@@ -503,20 +503,12 @@ static json_object *build_result(int complete, int signal) {
   }
   free(fns);
 
-  json_object *doc = json_object_new_object();
-  json_object_object_add(doc, "schema",
-                         json_object_new_string("pisa-char-raw/1"));
-  json_object_object_add(doc, "pid", json_object_new_int64(getpid()));
-  json_object_object_add(doc, "ppid", json_object_new_int64(getppid()));
-  json_object_object_add(doc, "complete", json_object_new_boolean(complete));
-  json_object_object_add(doc, "signal",
-                         signal ? json_object_new_int(signal) : NULL);
+  json_object *doc = pisa_raw_document(complete, signal, "deep");
   if (pisa_exit_status >= 0)
     json_object_object_add(doc, "exit_status",
                            json_object_new_int(pisa_exit_status));
   if (mpi_report)
     json_object_object_add(doc, "mpi", mpi_report());
-  json_object_object_add(doc, "mode", json_object_new_string("deep"));
   json_object *config = json_object_new_object();
   json_object *sizes = json_object_new_array();
   for (size_t i = 0; i < pisa_config.n_line_sizes; i++)
@@ -573,6 +565,20 @@ static json_object *build_result(int complete, int signal) {
             "be attributed to an instruction (signal handlers or "
             "non-local jumps)\n",
             (unsigned long long)dropped);
+  return doc;
+}
+
+PISA_HIDDEN json_object *pisa_raw_document(int complete, int signal,
+                                           const char *mode) {
+  json_object *doc = json_object_new_object();
+  json_object_object_add(doc, "schema",
+                         json_object_new_string("pisa-char-raw/1"));
+  json_object_object_add(doc, "pid", json_object_new_int64(getpid()));
+  json_object_object_add(doc, "ppid", json_object_new_int64(getppid()));
+  json_object_object_add(doc, "complete", json_object_new_boolean(complete));
+  json_object_object_add(doc, "signal",
+                         signal ? json_object_new_int(signal) : NULL);
+  json_object_object_add(doc, "mode", json_object_new_string(mode));
   return doc;
 }
 

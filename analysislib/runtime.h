@@ -150,5 +150,8 @@ PISA_HIDDEN int pisa_write_result(int complete, int signal);
 /* Writes a raw document (either mode's) atomically and releases it. */
 struct json_object;
 PISA_HIDDEN int pisa_write_raw(struct json_object *doc);
+/* A raw document's header: schema, pid, ppid, complete, signal, mode. */
+PISA_HIDDEN struct json_object *pisa_raw_document(int complete, int signal,
+                                                  const char *mode);
 
 #endif

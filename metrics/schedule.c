@@ -82,7 +82,6 @@ struct frame {
 struct sched {
   struct sched_config cfg;
   unsigned n_sched, stride; /* schedules; words per value slot */
-  unsigned bb;              /* index of the BBLP schedule (smart: bb + 1) */
   sched_describe_fn describe;
   void *ctx;
 
@@ -188,7 +187,6 @@ struct sched *sched_new(const struct sched_config *config,
   s->cfg = *config;
   if (s->cfg.n_windows > SCHED_MAX_WINDOWS)
     s->cfg.n_windows = SCHED_MAX_WINDOWS;
-  s->bb = s->cfg.n_windows;
   s->n_sched = s->cfg.n_windows + (s->cfg.bblp ? 2 : 0);
   s->stride = s->n_sched + TAG_WORDS;
   s->entry_words = 1 + 2 * s->n_sched + TAG_WORDS;
@@ -707,7 +705,7 @@ static void enter_phis(struct sched *s, struct frame *fr,
       copy_slot(s, t, src);
       if (phi->flags & PISA_INSTR_INDEX_UPDATE) {
         if (s->cfg.bblp)
-          t[s->bb + 1] = 0;
+          t[s->cfg.n_windows + 1] = 0;
         t[s->n_sched + TAG_SEQ] = t[s->n_sched + TAG_BLOCK] = 0;
       }
     }
@@ -831,22 +829,6 @@ static struct frame *resume_block(struct sched *s, uint32_t id, uint32_t site) {
 
 /* ---- The word stream ----------------------------------------------- */
 
-static size_t site_words(const struct pisa_site *site) {
-  switch (site->kind) {
-  case PISA_SITE_MEMCPY:
-    return 3;
-  case PISA_SITE_MEMSET:
-    return 2;
-  case PISA_SITE_GATHER:
-  case PISA_SITE_SCATTER:
-    return site->lanes;
-  case PISA_SITE_CALL:
-    return 0;
-  default:
-    return 1;
-  }
-}
-
 /* DLP2: whether a load or store continues where its previous access ended. */
 static void contiguity(struct sched *s, struct frame *fr, struct block_state *b,
                        uint32_t site, const struct pisa_instr *in,
@@ -952,7 +934,7 @@ static ALWAYS_INLINE size_t run_segment(struct sched *s, const uint64_t *w,
     }
     const struct pisa_instr *in = &d->instrs[k];
     const struct pisa_site *site = &d->sites[site_i];
-    size_t need = site_words(site);
+    size_t need = pisa_site_words(site->kind, site->lanes);
     if (used + need > n)
       break; /* the rest of the segment comes with the next words */
     int torn = 0;
@@ -1182,8 +1164,9 @@ void sched_thread_result(const struct sched *s, struct par_result *out) {
              s->contiguous);
   if (!s->cfg.bblp)
     return;
-  ratio_add(&out->bblp, ratio(s->n, s->cycles[s->bb]), s->n);
-  ratio_add(&out->bblp_smart, ratio(s->n, s->cycles[s->bb + 1]), s->n);
+  ratio_add(&out->bblp, ratio(s->n, s->cycles[s->cfg.n_windows]), s->n);
+  ratio_add(&out->bblp_smart, ratio(s->n, s->cycles[s->cfg.n_windows + 1]),
+            s->n);
   pbblp_of(s, out, 0, 1);
 }
 
@@ -1201,8 +1184,9 @@ void sched_function_result(const struct sched *s, uint32_t function,
              f->contiguous);
   if (!s->cfg.bblp)
     return;
-  ratio_add(&out->bblp, ratio(f->n, f->total[s->bb].span), f->n);
-  ratio_add(&out->bblp_smart, ratio(f->n, f->total[s->bb + 1].span), f->n);
+  ratio_add(&out->bblp, ratio(f->n, f->total[s->cfg.n_windows].span), f->n);
+  ratio_add(&out->bblp_smart, ratio(f->n, f->total[s->cfg.n_windows + 1].span),
+            f->n);
   pbblp_of(s, out, function, 0);
 }
 

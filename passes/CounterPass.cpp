@@ -76,7 +76,6 @@ static const char CounterArrayVar[] = "__pisa_counters";
 static const char CounterAddrFn[] = "__pisa_counters_addr";
 static const char CtorFn[] = "__pisa_counter_ctor";
 static const char MarkerVar[] = "__pisa_counter_marker";
-static const int CtorPriority = 1;
 
 /// A count as sum(coeff * counter).
 using Expr = std::map<uint32_t, int64_t>;
@@ -876,15 +875,7 @@ void CounterInstrumenter::emitTables() {
   Marker->setSection(PISA_MARKER_SECTION);
   appendToUsed(M, {ModVar, Marker});
 
-  FunctionCallee Register = M.getOrInsertFunction(PISA_FN_COUNTER_REGISTER,
-                                                  Type::getVoidTy(Ctx), PtrTy);
-  Function *Ctor =
-      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
-                       GlobalValue::InternalLinkage, CtorFn, M);
-  IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));
-  B.CreateCall(Register, {ModVar});
-  B.CreateRetVoid();
-  appendToGlobalCtors(M, Ctor, CtorPriority);
+  emitRegistration(M, PISA_FN_COUNTER_REGISTER, ModVar, CtorFn);
 }
 
 bool CounterInstrumenter::run() {

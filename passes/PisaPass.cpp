@@ -42,7 +42,6 @@ namespace {
 static const char PisaModuleVar[] = "__pisa_module";
 static const char PisaBlockBaseVar[] = "__pisa_block_base";
 static const char PisaCtorFn[] = "__pisa_module_ctor";
-static const int PisaCtorPriority = 1;
 
 // The runtime treats block ids at or above the number of registered blocks as
 // unknown, so records written before registration are dropped, not misread.
@@ -58,23 +57,6 @@ struct FunctionInfo {
   std::string Name, Display, File;
   uint32_t Line = 0, FirstBlock = 0, NBlocks = 0;
 };
-
-/// Number of record words an access site writes.
-static unsigned siteWords(const SiteInfo &S) {
-  switch (S.Kind) {
-  case PISA_SITE_MEMCPY:
-    return 3;
-  case PISA_SITE_MEMSET:
-    return 2;
-  case PISA_SITE_GATHER:
-  case PISA_SITE_SCATTER:
-    return S.Lanes;
-  case PISA_SITE_CALL:
-    return 0;
-  default:
-    return 1;
-  }
-}
 
 /// The function analyses the instrumenter needs.
 struct FunctionAnalyses {
@@ -439,7 +421,7 @@ void DeepInstrumenter::instrumentBlock(const BlockInfo &Info,
     uint32_t End = Site;
     uint64_t Words = 1;
     while (End < T.n_sites && Sites[T.first_site + End].Kind != PISA_SITE_CALL)
-      Words += siteWords(Sites[T.first_site + End++]);
+      Words += pisaSiteWords(Sites[T.first_site + End++]);
     Instruction *Stop = End < T.n_sites ? Sites[T.first_site + End].I : Term;
     Value *Slot;
     Value *Cur = openSegment(Start, Words, Slot);
@@ -452,7 +434,7 @@ void DeepInstrumenter::instrumentBlock(const BlockInfo &Info,
     uint64_t Next = 1;
     for (uint32_t S = Site; S < End; ++S) {
       writeSiteWords(Sites[T.first_site + S], Cur, Next);
-      Next += siteWords(Sites[T.first_site + S]);
+      Next += pisaSiteWords(Sites[T.first_site + S]);
     }
     IRBuilder<> B(Stop);
     // A release store: the segment's words are visible before the cursor
@@ -598,15 +580,7 @@ void DeepInstrumenter::emitTables() {
   ModVar->setSection(PISA_MARKER_SECTION);
   appendToUsed(M, {ModVar});
 
-  FunctionCallee Register =
-      M.getOrInsertFunction(PISA_FN_REGISTER, Type::getVoidTy(Ctx), PtrTy);
-  Function *Ctor =
-      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
-                       GlobalValue::InternalLinkage, PisaCtorFn, M);
-  IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));
-  B.CreateCall(Register, {ModVar});
-  B.CreateRetVoid();
-  appendToGlobalCtors(M, Ctor, PisaCtorPriority);
+  emitRegistration(M, PISA_FN_REGISTER, ModVar, PisaCtorFn);
 }
 
 bool DeepInstrumenter::run() {

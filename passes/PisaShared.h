@@ -16,9 +16,11 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/EHPersonalities.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 namespace pisa {
 using namespace llvm;
@@ -216,6 +218,27 @@ inline Constant *internString(Module &M, StringMap<Constant *> &Strings,
   GV->setAlignment(Align(1));
   Strings[S] = GV;
   return GV;
+}
+
+/// A constructor CtorName (priority 1: before the program's) that passes
+/// the module's descriptor to the runtime's RegisterFn(ptr).
+inline void emitRegistration(Module &M, StringRef RegisterFn,
+                             GlobalVariable *ModVar, StringRef CtorName) {
+  LLVMContext &Ctx = M.getContext();
+  FunctionCallee Register = M.getOrInsertFunction(
+      RegisterFn, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx));
+  Function *Ctor =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                       GlobalValue::InternalLinkage, CtorName, M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));
+  B.CreateCall(Register, {ModVar});
+  B.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, 1);
+}
+
+/// Record words an access site writes (pisa_abi.h).
+inline unsigned pisaSiteWords(const SiteInfo &S) {
+  return pisa_site_words(S.Kind, S.Lanes);
 }
 
 /// Names of the runtime's own functions; never instrumented.
