@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake make gcc g++ file llvm-19-dev clang-19 llvm-19-tools
-          clang-format-19 libomp-19-dev libjson-c-dev libgsl-dev uthash-dev
+          clang-format-19 libclang-rt-19-dev libomp-19-dev libjson-c-dev libgsl-dev uthash-dev
           libopenmpi-dev openmpi-bin python3 python3-jsonschema valgrind
           chromium chromium-driver)
 missing=()
