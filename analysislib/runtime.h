@@ -17,7 +17,7 @@
 #include "footprint.h"
 #include "locality.h"
 #include "mix.h"
-#include "pisa_abi.h"
+#include "pisa/abi.h"
 #include "schedule.h"
 
 #define PISA_HIDDEN __attribute__((visibility("hidden")))

@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "document.h"
 #include "elfcheck.h"
-#include "pisa_abi.h"
+#include "pisa/abi.h"
 #include "rankmerge.h"
 #include "util.h"
 

@@ -4,7 +4,7 @@
  * the file is bounds-checked, so a malformed file is reported, not trusted. */
 #include "elfcheck.h"
 
-#include "pisa_abi.h"
+#include "pisa/abi.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* mix.c: the instruction mix of mix.h.  Runs once per executed block at the
  * end of a run (counts come from block execution counters), so it favours
- * simplicity; opcode names and categories come from pisa_abi.h. */
+ * simplicity; opcode names and categories come from pisa/vocabulary.h. */
 #include "mix.h"
 
 #include <json-c/json.h>

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "pisa_abi.h"
+#include "pisa/abi.h"
 #include "u64map.h"
 
 struct json_object;

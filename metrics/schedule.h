@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pisa_abi.h"
+#include "pisa/abi.h"
 
 #define SCHED_MAX_WINDOWS 8
 
@@ -58,7 +58,7 @@ struct sched *sched_new(const struct sched_config *config,
                         sched_describe_fn describe, void *ctx);
 void sched_free(struct sched *s);
 
-/* Consumes record words in program order (the ABI of pisa_abi.h); a block's
+/* Consumes record words in program order (the ABI of pisa/abi.h); a block's
  * words may be split over several calls. */
 void sched_words(struct sched *s, const uint64_t *words, size_t n);
 

@@ -11,7 +11,7 @@
 #include "CounterPass.h"
 #include "PisaShared.h"
 
-#include "pisa_abi.h"
+#include "pisa/abi.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/BlockFrequencyInfo.h"
@@ -185,7 +185,7 @@ private:
   StringMap<Constant *> Strings;
 
   uint32_t NCounters = 0;
-  std::vector<uint32_t> IncrementSets; // per counter, see pisa_abi.h
+  std::vector<uint32_t> IncrementSets; // per counter, see pisa/abi.h
   std::vector<FunctionRow> Functions;
   std::vector<SetRow> Sets;
   std::vector<pisa_counter_term> Terms;
@@ -795,7 +795,7 @@ void CounterInstrumenter::emitTables() {
                     sizeof(pisa_counter_function) == 40 &&
                     sizeof(pisa_counter_term) == 8 &&
                     sizeof(pisa_counter_module) == 96,
-                "the emitted struct types below mirror pisa_abi.h");
+                "the emitted struct types below mirror pisa/abi.h");
 
   // The thread-local counters, replacing the placeholder.
   auto *ArrTy = ArrayType::get(I64, NCounters);

@@ -2,7 +2,7 @@
 //
 // Instruments every basic-block entry and every memory access so that the
 // analysis runtime can rebuild each thread's dynamic instruction stream, and
-// emits the module's static tables (analysislib/pisa_abi.h) with a
+// emits the module's static tables (include/pisa/abi.h) with a
 // constructor that registers them. docs/internals.md describes the records.
 //
 //===----------------------------------------------------------------------===//
@@ -10,7 +10,7 @@
 #include "CounterPass.h"
 #include "PisaShared.h"
 
-#include "pisa_abi.h"
+#include "pisa/abi.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -240,7 +240,7 @@ void DeepInstrumenter::analyzeFunction(Function &F) {
   Functions.push_back(std::move(Info));
 }
 
-/// Where V's value comes from (see PISA_SOURCE in pisa_abi.h).
+/// Where V's value comes from (see PISA_SOURCE in pisa/abi.h).
 uint32_t DeepInstrumenter::sourceOf(Value *V) const {
   for (;;) {
     if (auto *Phi = dyn_cast<PHINode>(V)) {
@@ -492,7 +492,7 @@ void DeepInstrumenter::emitTables() {
   static_assert(sizeof(pisa_function) == 40 && sizeof(pisa_block) == 48 &&
                     sizeof(pisa_instr) == 16 && sizeof(pisa_site) == 24 &&
                     sizeof(pisa_phi) == 16 && sizeof(pisa_module) == 120,
-                "the emitted struct types below mirror pisa_abi.h");
+                "the emitted struct types below mirror pisa/abi.h");
 
   GlobalVariable *FnArr = emitArray<FunctionInfo>(
       M, FnTy, Functions,

@@ -8,7 +8,7 @@
 #ifndef PISA_SHARED_H
 #define PISA_SHARED_H
 
-#include "pisa_abi.h"
+#include "pisa/abi.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/Constants.h"
@@ -236,7 +236,7 @@ inline void emitRegistration(Module &M, StringRef RegisterFn,
   appendToGlobalCtors(M, Ctor, 1);
 }
 
-/// Record words an access site writes (pisa_abi.h).
+/// Record words an access site writes (pisa/abi.h).
 inline unsigned pisaSiteWords(const SiteInfo &S) {
   return pisa_site_words(S.Kind, S.Lanes);
 }

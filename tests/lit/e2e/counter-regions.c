@@ -34,7 +34,7 @@
 // RUN:   "[r for r in d['regions'] if r['name'] == 'outer'][0]['instructions'] == [r for r in __import__('json').load(open('%t.json'))['regions'] if r['name'] == 'outer'][0]['instructions']" \
 // RUN:   "d['totals'] == __import__('json').load(open('%t.json'))['totals']"
 // Built without pisa-cc the macros compile away.
-// RUN: %clang -O2 -I %srcroot/analysislib/include -o %t.plain %s
+// RUN: %clang -O2 -I %srcroot/include/pisa -o %t.plain %s
 // RUN: %t.plain | FileCheck %s
 // CHECK: sum=
 #include <pisa.h>

@@ -3,7 +3,7 @@
 // RUN: %pisa-cc -O1 -o %t %s
 // RUN: %t | FileCheck %s --check-prefix=ALONE
 // RUN: %pisa-char -q --force -o %t.json %t | FileCheck %s --check-prefix=UNDER
-// RUN: %clang -O1 -I%srcroot/analysislib/include -o %t.plain %s
+// RUN: %clang -O1 -I%srcroot/include/pisa -o %t.plain %s
 // RUN: %t.plain | FileCheck %s --check-prefix=ALONE
 // ALONE: active=0
 // UNDER: active=1

@@ -1,4 +1,5 @@
-/* pisa_abi.h: the contract between the pisa pass and the analysis runtime.
+/* pisa/abi.h: the record ABI, the contract between the pisa pass and the
+ * analysis runtime (runtime entry names, record words, static tables).
  * The pass emits these static tables into every instrumented module and the
  * record words below into a per-thread buffer; the runtime decodes both.
  * C header, also included by the C++ pass, which static_asserts the layout. */
@@ -6,6 +7,8 @@
 #define PISA_ABI_H
 
 #include <stdint.h>
+
+#include "pisa/vocabulary.h"
 
 /* Bumped with every change of the tables' layout: the runtime refuses
  * modules built for another layout instead of misreading them. */
@@ -318,119 +321,5 @@ void __pisa_roi_end(const char *name);
 #ifdef __cplusplus
 }
 #endif
-
-/* ---- Metric families that can be switched off -------------------------
- * pisa-char --metrics=LIST passes the enabled ones to the runtime as
- * PISA_METRICS=name,name,...  The instruction mix is always computed. */
-#define PISA_FAMILIES(X)                                                       \
-  X(FOOTPRINT, "footprint")                                                    \
-  X(ENTROPY, "entropy")                                                        \
-  X(REUSE, "reuse")       /* reuse_distance and miss_ratio */                  \
-  X(LOCALITY, "locality") /* spatial_locality; needs reuse */                  \
-  X(CLASSES, "classes")   /* access_classes */                                 \
-  X(BRANCH, "branch")     /* branch behaviour */                               \
-  X(ILP, "ilp")           /* ilp (per instruction window) and dlp */           \
-  X(BBLP, "bblp")         /* bblp, bblp_smart and pbblp */
-
-enum pisa_family_bit {
-#define PISA_FAMILY_BIT(Id, Name) PISA_FAMILY_##Id##_BIT,
-  PISA_FAMILIES(PISA_FAMILY_BIT)
-#undef PISA_FAMILY_BIT
-      PISA_FAMILY_COUNT
-};
-#define PISA_FAMILY(Id) (1u << PISA_FAMILY_##Id##_BIT)
-#define PISA_FAMILIES_ALL ((1u << PISA_FAMILY_COUNT) - 1)
-
-/* ---- Opcodes and categories (LLVM 19 numbering) ----------------------- */
-enum pisa_category {
-  PISA_CAT_MEMORY,
-  PISA_CAT_INT,
-  PISA_CAT_FP,
-  PISA_CAT_BITWISE,
-  PISA_CAT_CONVERSION,
-  PISA_CAT_ADDRESS,
-  PISA_CAT_CONTROL,
-  PISA_CAT_VECTOR,
-  PISA_CAT_OTHER,
-  PISA_CAT_COUNT
-};
-
-#define PISA_CATEGORY_NAMES                                                    \
-  {"memory",  "int",     "fp",     "bitwise", "conversion",                    \
-   "address", "control", "vector", "other"}
-
-/* X(number, name, category) for every LLVM 19 opcode; 58 and 59 are
- * pass-internal placeholders that never reach a module, so LLVM itself has
- * no name for them. */
-#define PISA_OPCODES(X)                                                        \
-  X(1, "ret", CONTROL)                                                         \
-  X(2, "br", CONTROL)                                                          \
-  X(3, "switch", CONTROL)                                                      \
-  X(4, "indirectbr", CONTROL)                                                  \
-  X(5, "invoke", CONTROL)                                                      \
-  X(6, "resume", CONTROL)                                                      \
-  X(7, "unreachable", CONTROL)                                                 \
-  X(8, "cleanupret", CONTROL)                                                  \
-  X(9, "catchret", CONTROL)                                                    \
-  X(10, "catchswitch", CONTROL)                                                \
-  X(11, "callbr", CONTROL)                                                     \
-  X(12, "fneg", FP)                                                            \
-  X(13, "add", INT)                                                            \
-  X(14, "fadd", FP)                                                            \
-  X(15, "sub", INT)                                                            \
-  X(16, "fsub", FP)                                                            \
-  X(17, "mul", INT)                                                            \
-  X(18, "fmul", FP)                                                            \
-  X(19, "udiv", INT)                                                           \
-  X(20, "sdiv", INT)                                                           \
-  X(21, "fdiv", FP)                                                            \
-  X(22, "urem", INT)                                                           \
-  X(23, "srem", INT)                                                           \
-  X(24, "frem", FP)                                                            \
-  X(25, "shl", BITWISE)                                                        \
-  X(26, "lshr", BITWISE)                                                       \
-  X(27, "ashr", BITWISE)                                                       \
-  X(28, "and", BITWISE)                                                        \
-  X(29, "or", BITWISE)                                                         \
-  X(30, "xor", BITWISE)                                                        \
-  X(31, "alloca", ADDRESS)                                                     \
-  X(32, "load", MEMORY)                                                        \
-  X(33, "store", MEMORY)                                                       \
-  X(34, "getelementptr", ADDRESS)                                              \
-  X(35, "fence", MEMORY)                                                       \
-  X(36, "cmpxchg", MEMORY)                                                     \
-  X(37, "atomicrmw", MEMORY)                                                   \
-  X(38, "trunc", CONVERSION)                                                   \
-  X(39, "zext", CONVERSION)                                                    \
-  X(40, "sext", CONVERSION)                                                    \
-  X(41, "fptoui", CONVERSION)                                                  \
-  X(42, "fptosi", CONVERSION)                                                  \
-  X(43, "uitofp", CONVERSION)                                                  \
-  X(44, "sitofp", CONVERSION)                                                  \
-  X(45, "fptrunc", CONVERSION)                                                 \
-  X(46, "fpext", CONVERSION)                                                   \
-  X(47, "ptrtoint", CONVERSION)                                                \
-  X(48, "inttoptr", CONVERSION)                                                \
-  X(49, "bitcast", CONVERSION)                                                 \
-  X(50, "addrspacecast", CONVERSION)                                           \
-  X(51, "cleanuppad", OTHER)                                                   \
-  X(52, "catchpad", OTHER)                                                     \
-  X(53, "icmp", INT)                                                           \
-  X(54, "fcmp", FP)                                                            \
-  X(55, "phi", OTHER)                                                          \
-  X(56, "call", CONTROL)                                                       \
-  X(57, "select", OTHER)                                                       \
-  X(58, "<Invalid operator> ", OTHER)                                          \
-  X(59, "<Invalid operator> ", OTHER)                                          \
-  X(60, "va_arg", OTHER)                                                       \
-  X(61, "extractelement", VECTOR)                                              \
-  X(62, "insertelement", VECTOR)                                               \
-  X(63, "shufflevector", VECTOR)                                               \
-  X(64, "extractvalue", OTHER)                                                 \
-  X(65, "insertvalue", OTHER)                                                  \
-  X(66, "landingpad", OTHER)                                                   \
-  X(67, "freeze", OTHER)
-
-#define PISA_OPCODE_MAX 68 /* opcode numbers are < PISA_OPCODE_MAX */
 
 #endif /* PISA_ABI_H */
