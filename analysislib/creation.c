@@ -4,7 +4,7 @@
  * RTLD_NEXT to find the real one) nor in sanitizer builds (the sanitizers
  * intercept it themselves); threads are then numbered at their first
  * record. */
-#include "runtime.h"
+#include "threads.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * before an exec replaces it (exec runs no exit handlers).  A new image
  * that is instrumented too writes the process's result again at its exit,
  * replacing this one (docs/threads-mpi.md). */
-#include "runtime.h"
+#include "lifecycle.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>

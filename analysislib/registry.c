@@ -75,12 +75,8 @@ static void describe_frame(struct pisa_gfunction *gf) {
 
 __attribute__((visibility("default"))) void
 __pisa_register_module(struct pisa_module *m) {
-  if (m->abi_version != PISA_ABI_VERSION) {
-    PISA_ERR("module %s was instrumented for ABI %u, this runtime has %u; "
-             "rebuild it with this pisa-cc",
-             m->name, m->abi_version, PISA_ABI_VERSION);
+  if (pisa_abi_mismatch(m->name, m->abi_version))
     return;
-  }
   pisa_registry_init();
   pthread_mutex_lock(&registry_lock);
   uint32_t b0 = atomic_load_explicit(&n_blocks, memory_order_relaxed);

@@ -1,6 +1,6 @@
-/* runtime.h: internals shared by the analysis runtime's files (registry,
- * buffers, threads, decoder, report, lifecycle).  Nothing here is visible
- * to the instrumented program: hidden visibility, pisa_ prefix. */
+/* runtime.h: the deep-mode core shared by the registry, the decoder, the
+ * thread states and the report: the global module tables and a thread's
+ * analysis state.  Hidden visibility, pisa_ prefix (error.h). */
 #ifndef PISA_RUNTIME_H
 #define PISA_RUNTIME_H
 
@@ -13,41 +13,13 @@
 #include <sys/types.h>
 
 #include "branch.h"
+#include "config.h"
 #include "entropy.h"
 #include "footprint.h"
 #include "locality.h"
 #include "mix.h"
 #include "pisa/abi.h"
 #include "schedule.h"
-
-#define PISA_HIDDEN __attribute__((visibility("hidden")))
-
-/* The one error path: a fixed prefix, the reason, never an abort. */
-#define PISA_ERR(...) pisa_report_error(__FILE__, __LINE__, errno, __VA_ARGS__)
-PISA_HIDDEN void pisa_report_error(const char *file, int line, int err,
-                                   const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-#define PISA_MAX_LINE_SIZES 24
-
-/* ---- configuration (lifecycle.c) ---- */
-struct pisa_config {
-  int active;        /* PISA_OUTPUT_DIR set: analyse and write a result */
-  unsigned families; /* PISA_FAMILY() bits from PISA_METRICS */
-  unsigned entropy_bits;
-  char output_dir[4096];
-  uint64_t line_sizes[PISA_MAX_LINE_SIZES];
-  size_t n_line_sizes;
-  struct sched_config sched; /* ILP windows (PISA_ILP_WINDOWS), BBLP */
-};
-PISA_HIDDEN extern struct pisa_config pisa_config;
-PISA_HIDDEN void pisa_config_init(void); /* idempotent */
-/* The status passed to exit(), or -1 before (lifecycle.c). */
-PISA_HIDDEN extern int pisa_exit_status;
-PISA_HIDDEN void pisa_watch_exit_status(void); /* idempotent */
-/* Around an exec (exec.c): write the result; undo when the exec failed. */
-PISA_HIDDEN void pisa_before_exec(void);
-PISA_HIDDEN void pisa_after_failed_exec(void);
 
 /* ---- registry of instrumented modules (registry.c) ---- */
 struct pisa_gblock { /* a block with global indices resolved */
@@ -120,22 +92,6 @@ struct pisa_thread {
   struct pisa_batch batch;
 };
 
-PISA_HIDDEN struct pisa_thread *pisa_thread_self(void); /* NULL when none */
-PISA_HIDDEN struct pisa_thread *pisa_thread_list(void); /* under lock */
-PISA_HIDDEN void pisa_threads_lock(void);
-PISA_HIDDEN int pisa_threads_trylock(void); /* 0 when locked */
-PISA_HIDDEN void pisa_threads_unlock(void);
-PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t);
-/* Under pisa_threads_lock: drain every thread and freeze its metrics while
- * the result is built (threads may still run); thaw undoes it. */
-PISA_HIDDEN void pisa_threads_freeze(int in_signal);
-PISA_HIDDEN void pisa_threads_thaw(void);
-PISA_HIDDEN void pisa_threads_after_fork(void);
-/* Creation numbers (creation.c, the pthread_create wrapper of the shared
- * runtime): a new one; the one of the calling thread, set when it starts. */
-PISA_HIDDEN uint32_t pisa_new_creation_number(void);
-PISA_HIDDEN void pisa_thread_started(uint32_t creation);
-
 /* ---- decoder (decode.c) ---- */
 PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,
                              size_t n);
@@ -144,14 +100,5 @@ PISA_HIDDEN struct pisa_fn_state *pisa_fn_state(struct pisa_thread *t,
 PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t);
 /* History lengths of the branch family (METRICS.md). */
 PISA_HIDDEN extern const unsigned pisa_branch_histories[6];
-
-/* ---- result (report.c) ---- */
-PISA_HIDDEN int pisa_write_result(int complete, int signal);
-/* Writes a raw document (either mode's) atomically and releases it. */
-struct json_object;
-PISA_HIDDEN int pisa_write_raw(struct json_object *doc);
-/* A raw document's header: schema, pid, ppid, complete, signal, mode. */
-PISA_HIDDEN struct json_object *pisa_raw_document(int complete, int signal,
-                                                  const char *mode);
 
 #endif

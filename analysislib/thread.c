@@ -4,7 +4,8 @@
  * buffer, so threads never wait for each other.  At thread exit the rest is
  * decoded; at process exit the writer drains threads still running
  * (thread pools, a worker that called exit) and freezes their metrics. */
-#include "runtime.h"
+#include "exit_status.h"
+#include "threads.h"
 
 #include <stdlib.h>
 #include <sys/syscall.h>

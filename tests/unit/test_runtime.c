@@ -13,7 +13,8 @@
 
 #include "check.h"
 #include "jsonschema.h"
-#include "runtime.h"
+#include "report.h"
+#include "threads.h"
 
 extern __thread struct pisa_tls_buffer __pisa_buf;
 

@@ -1,14 +1,15 @@
-/* counter_report.c: counter mode's raw result (docs/counter-mode.md): each
+/* report.c: counter mode's raw result (docs/counter-mode.md): each
  * set's count from its counters, times its static mix, for the process,
  * every thread, function and region, plus the region bandwidths, hardware
  * counters, time series and the per-set CSV.  Runs once, at exit. */
-#include "counter_runtime.h"
+#include "counter.h"
 #include "names.h"
+#include "rawdoc.h"
+#include "runtime.h"
 
 #include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <uthash.h>
 
 /* Counter-mode metrics of a thread, function, region or interval. */
@@ -415,9 +416,8 @@ static json_object *intervals_json(struct snapshot *s, size_t n_threads,
 /* ---- CSV ---- */
 
 static void write_csv(struct snapshot *s, size_t n_threads, uint32_t n) {
-  char path[sizeof pisa_config.output_dir + 64];
-  snprintf(path, sizeof path, "%s/sets.%ld.csv", pisa_config.output_dir,
-           (long)getpid());
+  char path[PISA_OUTPUT_PATH_MAX];
+  pisa_output_path(path, "sets", "csv");
   FILE *f = fopen(path, "w");
   if (!f) {
     PISA_ERR("cannot write %s", path);

@@ -1,29 +1,23 @@
-/* counter_runtime.h: internals of the counter-mode runtime (counter_*.c):
- * registered counter modules, per-thread records of their thread-local
- * counters, regions of interest and the result writer.  Hidden, pisa_. */
-#ifndef PISA_COUNTER_RUNTIME_H
-#define PISA_COUNTER_RUNTIME_H
+/* counter.h: internals of the counter-mode runtime (analysislib/counter/).
+ * Its layers, each calling only those above it in this list: hw.c (perf
+ * events), registry.c (modules, threads, their counters, the clock), then
+ * region.c (regions of interest), intervals.c (the time series) and
+ * report.c (the raw result).  Hidden, pisa_ prefix. */
+#ifndef PISA_COUNTER_H
+#define PISA_COUNTER_H
 
-#include "runtime.h"
-
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
+
+#include "config.h"
+#include "pisa/abi.h"
 
 #define PISA_MAX_COUNTER_MODULES 4096
 #define PISA_MAX_REGION_DEPTH 64
-#define PISA_MAX_HW_COUNTERS 8
 
-/* ---- configuration (counter_registry.c, from the environment) ---- */
-struct pisa_counter_config {
-  int requested;         /* PISA_MODE=counter */
-  uint64_t sample_every; /* PISA_SAMPLE_EVERY, 1 = every execution */
-  unsigned interval_ms;  /* PISA_INTERVAL_MS, 0 = no time series */
-  int csv;               /* PISA_CSV=1: write sets.<pid>.csv */
-  unsigned n_hw;         /* PISA_HW_COUNTERS */
-  char hw_names[PISA_MAX_HW_COUNTERS][32];
-};
-PISA_HIDDEN extern struct pisa_counter_config pisa_counter_config;
-
-/* ---- modules ---- */
+/* ---- modules (registry.c) ---- */
 struct pisa_cmodule {
   const struct pisa_counter_module *table;
   uint32_t base; /* global index of its counter 0 */
@@ -32,7 +26,7 @@ PISA_HIDDEN extern struct pisa_cmodule pisa_cmodules[PISA_MAX_COUNTER_MODULES];
 PISA_HIDDEN uint32_t pisa_cmodule_count(void); /* acquire */
 PISA_HIDDEN uint32_t pisa_counter_total(void); /* counters of those modules */
 
-/* ---- threads ---- */
+/* ---- threads (registry.c) ---- */
 struct pisa_open_region {
   uint32_t region;
   int sampled;
@@ -82,19 +76,31 @@ PISA_HIDDEN struct pisa_cthread *pisa_cthread_self(void); /* creates it */
 /* The thread's current counters, n = pisa_counter_total() words. */
 PISA_HIDDEN void pisa_cthread_read(struct pisa_cthread *t, uint64_t *out,
                                    uint32_t n);
-PISA_HIDDEN double pisa_counter_clock(void); /* seconds since start-up */
+/* In a fork child: the forking thread alone, its counts back to zero. */
+PISA_HIDDEN void pisa_cthreads_after_fork(void);
+/* Seconds since the first counter-mode event (a module's registration, a
+ * thread's first entry, a read of this clock). */
+PISA_HIDDEN double pisa_counter_clock(void);
 
-/* ---- regions (counter_region.c) ---- */
+/* ---- hardware counters (hw.c): PISA_HW_COUNTERS, per thread ---- */
+/* Opens the calling thread's events (once per thread: t->hw_opened). */
+PISA_HIDDEN void pisa_hw_open(struct pisa_cthread *t);
+/* The thread's event counts, pisa_counter_config.n_hw values. */
+PISA_HIDDEN void pisa_hw_read(struct pisa_cthread *t, uint64_t *values);
+PISA_HIDDEN void pisa_hw_close(struct pisa_cthread *t);
+/* Why counter i is unavailable, or NULL when it is available. */
+PISA_HIDDEN const char *pisa_hw_unavailable(unsigned i);
+
+/* ---- regions (region.c) ---- */
 PISA_HIDDEN uint32_t pisa_region_count(void);
 PISA_HIDDEN const char *pisa_region_name(uint32_t region);
-/* hw counter names and, when unavailable, why (NULL when available). */
-PISA_HIDDEN const char *pisa_hw_unavailable(unsigned i);
-PISA_HIDDEN void pisa_hw_close(struct pisa_cthread *t);
+
+/* ---- time series (intervals.c) ---- */
+/* Starts the thread that snapshots every thread's counters every
+ * PISA_INTERVAL_MS (lifecycle.c, at start-up of an analysed run). */
 PISA_HIDDEN void pisa_intervals_start(void);
 
-/* ---- lifecycle hooks (lifecycle.c) ---- */
-/* Whether this process runs in counter mode (pisa-char --mode counter). */
-PISA_HIDDEN int pisa_counter_mode(void);
+/* ---- result (report.c) ---- */
 /* Writes raw.<pid>.json in counter mode; 0 on success. */
 PISA_HIDDEN int pisa_counter_write_result(int complete, int signal);
 

@@ -1,15 +1,16 @@
-/* counter_registry.c: counter mode's modules and threads.  Modules register
+/* registry.c: counter mode's modules and threads.  Modules register
  * their tables from constructors; a thread becomes known when it first
  * enters an instrumented function, its counter arrays are recorded then,
  * and their values are copied when it exits.  No atomics on the counters:
  * each thread writes only its own. */
-#include "counter_runtime.h"
+#include "counter.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-PISA_HIDDEN struct pisa_counter_config pisa_counter_config;
 PISA_HIDDEN struct pisa_cmodule pisa_cmodules[PISA_MAX_COUNTER_MODULES];
 
 /* The flag the instrumented code tests before calling the runtime. */
@@ -25,7 +26,7 @@ static uint32_t threads_created;
 static __thread struct pisa_cthread *self;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
-static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+static pthread_once_t clock_once = PTHREAD_ONCE_INIT;
 static struct timespec started;
 
 PISA_HIDDEN uint32_t pisa_cmodule_count(void) {
@@ -44,41 +45,22 @@ PISA_HIDDEN void pisa_cthreads_unlock(void) {
   pthread_mutex_unlock(&threads_lock);
 }
 
+static void read_start_time(void) { clock_gettime(CLOCK_MONOTONIC, &started); }
+
+/* The clock starts at the first counter-mode event. */
+static void start_clock(void) { pthread_once(&clock_once, read_start_time); }
+
 PISA_HIDDEN double pisa_counter_clock(void) {
   struct timespec now;
+  start_clock();
   clock_gettime(CLOCK_MONOTONIC, &now);
   return (double)(now.tv_sec - started.tv_sec) +
          (double)(now.tv_nsec - started.tv_nsec) / 1e9;
 }
 
-static unsigned long env_number(const char *name, unsigned long fallback) {
-  const char *v = getenv(name);
-  char *end;
-  if (!v || !*v)
-    return fallback;
-  unsigned long n = strtoul(v, &end, 10);
-  if (*end || n == 0) {
-    errno = 0;
-    PISA_ERR("ignoring malformed %s=%s", name, v);
-    return fallback;
-  }
-  return n;
-}
-
-/* PISA_HW_COUNTERS=name,name (pisa-char checked the names). */
-static void parse_hw_counters(const char *spec) {
-  struct pisa_counter_config *c = &pisa_counter_config;
-  for (const char *p = spec; p && *p && c->n_hw < PISA_MAX_HW_COUNTERS;) {
-    size_t len = strcspn(p, ",");
-    if (len && len < sizeof c->hw_names[0])
-      memcpy(c->hw_names[c->n_hw++], p, len);
-    p += len + (p[len] == ',');
-  }
-}
-
 /* In a fork child only the forking thread exists, and the counts so far
  * belong to the parent's result: start over from zero. */
-static void counter_after_fork(void) {
+PISA_HIDDEN void pisa_cthreads_after_fork(void) {
   struct pisa_cthread *t = self;
   pthread_mutex_init(&threads_lock, NULL);
   threads_head = NULL;
@@ -101,27 +83,6 @@ static void counter_after_fork(void) {
   t->os_tid = (pid_t)syscall(SYS_gettid);
   *threads_tail = t;
   threads_tail = &t->next;
-}
-
-static void read_counter_config(void) {
-  const char *mode = getenv("PISA_MODE");
-  clock_gettime(CLOCK_MONOTONIC, &started);
-  pisa_counter_config.requested = mode && !strcmp(mode, "counter");
-  pisa_counter_config.sample_every = env_number("PISA_SAMPLE_EVERY", 1);
-  pisa_counter_config.interval_ms = (unsigned)env_number("PISA_INTERVAL_MS", 0);
-  pisa_counter_config.csv = getenv("PISA_CSV") != NULL;
-  parse_hw_counters(getenv("PISA_HW_COUNTERS"));
-  if (pisa_counter_config.requested)
-    pthread_atfork(NULL, NULL, counter_after_fork);
-}
-
-static void counter_config_init(void) {
-  pthread_once(&config_once, read_counter_config);
-}
-
-PISA_HIDDEN int pisa_counter_mode(void) {
-  counter_config_init();
-  return pisa_counter_config.requested;
 }
 
 static void thread_exit(void *arg);
@@ -147,7 +108,7 @@ static void record_arrays(struct pisa_cthread *t, uint32_t to) {
 PISA_HIDDEN struct pisa_cthread *pisa_cthread_self(void) {
   if (self)
     return self;
-  counter_config_init();
+  start_clock();
   struct pisa_cthread *t = calloc(1, sizeof *t);
   if (!t)
     return NULL;
@@ -214,13 +175,9 @@ static void thread_exit(void *arg) {
 
 __attribute__((visibility("default"))) void
 __pisa_counter_register(const struct pisa_counter_module *m) {
-  if (m->abi_version != PISA_ABI_VERSION) {
-    PISA_ERR("module %s was instrumented for ABI %u, this runtime has %u; "
-             "rebuild it with this pisa-cc",
-             m->name, m->abi_version, PISA_ABI_VERSION);
+  if (pisa_abi_mismatch(m->name, m->abi_version))
     return;
-  }
-  counter_config_init();
+  start_clock();
   pthread_mutex_lock(&modules_lock);
   uint32_t i = atomic_load_explicit(&n_modules, memory_order_relaxed);
   if (i == PISA_MAX_COUNTER_MODULES) {
@@ -234,6 +191,4 @@ __pisa_counter_register(const struct pisa_counter_module *m) {
                         memory_order_release);
   atomic_store_explicit(&n_modules, i + 1, memory_order_release);
   pthread_mutex_unlock(&modules_lock);
-  if (pisa_counter_config.interval_ms && i == 0 && pisa_counter_mode())
-    pisa_intervals_start();
 }

@@ -1,0 +1,222 @@
+/* aggregate.c: the deep metrics of a thread, its functions and the process
+ * (aggregate.h), merged from the threads' block counts and per-function
+ * states when the result is built: nothing here runs on the hot path. */
+#include "aggregate.h"
+
+#include <stdlib.h>
+#include <uthash.h>
+
+/* The instrumented functions' names: calls to them are not external. */
+static struct pisa_name_count *instrumented_names;
+
+PISA_HIDDEN void pisa_aggregate_names(uint32_t n_functions) {
+  for (uint32_t f = 0; f < n_functions; f++)
+    pisa_names_add(&instrumented_names, pisa_functions[f].table->name, 1);
+}
+
+PISA_HIDDEN void pisa_aggregate_names_free(void) {
+  pisa_names_free(&instrumented_names);
+}
+
+PISA_HIDDEN void pisa_aggregate_init(struct aggregate *a) {
+  memset(a, 0, sizeof *a);
+  mix_init(&a->mix);
+  for (int c = 0; c < 3; c++)
+    footprint_init(&a->class_footprint[c]);
+  entropy_init(&a->entropy);
+  histograms_init(&a->reuse, pisa_config.line_sizes, pisa_config.n_line_sizes);
+  branch_init(&a->branch, pisa_branch_histories, 6);
+  par_init(&a->par, &pisa_config.sched);
+}
+
+PISA_HIDDEN void pisa_aggregate_free(struct aggregate *a) {
+  mix_free(&a->mix);
+  for (int c = 0; c < 3; c++)
+    footprint_free(&a->class_footprint[c]);
+  entropy_free(&a->entropy);
+  branch_free(&a->branch);
+  pisa_names_free(&a->external);
+  free(a->block_pbblp);
+}
+
+PISA_HIDDEN void pisa_aggregate_merge(struct aggregate *dst,
+                                      const struct aggregate *src) {
+  mix_merge(&dst->mix, &src->mix);
+  for (int c = 0; c < 3; c++) {
+    footprint_merge(&dst->class_footprint[c], &src->class_footprint[c]);
+    dst->class_refs[c] += src->class_refs[c];
+  }
+  entropy_merge(&dst->entropy, &src->entropy);
+  histograms_merge(&dst->reuse, &src->reuse);
+  branch_merge(&dst->branch, &src->branch, NULL, NULL);
+  par_merge(&dst->par, &src->par);
+  for (const struct pisa_name_count *e = src->external; e; e = e->hh.next)
+    pisa_names_add(&dst->external, e->name, e->count);
+}
+
+/* References a site contributes to entropy and reuse distance per
+ * execution; gathers and scatters count their active lanes as decoded. */
+static uint64_t site_refs(const struct pisa_site *site) {
+  switch (site->kind) {
+  case PISA_SITE_LOAD:
+  case PISA_SITE_STORE:
+  case PISA_SITE_RMW:
+  case PISA_SITE_MEMSET:
+    return 1;
+  case PISA_SITE_MEMCPY:
+    return 2;
+  default:
+    return 0;
+  }
+}
+
+/* Adds `count` executions of a block: its static mix and its call sites. */
+static void add_block(struct aggregate *a, const struct pisa_gblock *gb,
+                      uint64_t count) {
+  const struct pisa_block *b = gb->table;
+  struct pisa_mix *m = &a->mix;
+  mix_add_instrs(m, gb->instrs, b->n_instrs, count);
+  m->phi += (uint64_t)b->n_phis * count;
+  m->bytes_loaded += (uint64_t)b->bytes_loaded * count;
+  m->bytes_stored += (uint64_t)b->bytes_stored * count;
+  for (uint32_t s = 0; s < b->n_sites; s++) {
+    const struct pisa_site *site = &gb->sites[s];
+    struct pisa_name_count *known;
+    a->class_refs[site->access_class] += site_refs(site) * count;
+    switch (site->kind) {
+    case PISA_SITE_LOAD:
+      m->loads += count;
+      break;
+    case PISA_SITE_STORE:
+      m->stores += count;
+      break;
+    case PISA_SITE_RMW:
+      m->atomics += count;
+      break;
+    case PISA_SITE_MEMCPY:
+      m->memcpys += count;
+      break;
+    case PISA_SITE_MEMSET:
+      m->memsets += count;
+      break;
+    case PISA_SITE_GATHER:
+      m->gathers += count;
+      break;
+    case PISA_SITE_SCATTER:
+      m->scatters += count;
+      break;
+    case PISA_SITE_CALL:
+      if (!site->callee)
+        break; /* indirect: counted while decoding */
+      HASH_FIND_STR(instrumented_names, site->callee, known);
+      if (!known)
+        pisa_names_add(&a->external, site->callee, count);
+      break;
+    }
+  }
+}
+
+/* Adds what a thread measured for a function while decoding. */
+static void add_fn_state(struct aggregate *a, const struct pisa_fn_state *fs) {
+  a->mix.bytes_loaded += fs->dyn_loaded;
+  a->mix.bytes_stored += fs->dyn_stored;
+  if (fs->indirect_external)
+    pisa_names_add(&a->external, "(indirect)", fs->indirect_external);
+  for (int c = 0; c < 3; c++) {
+    a->class_refs[c] += fs->lane_refs[c];
+    if (fs->footprint)
+      footprint_merge(&a->class_footprint[c], &fs->footprint[c]);
+  }
+  if (fs->entropy)
+    entropy_merge(&a->entropy, fs->entropy);
+  if (fs->reuse)
+    histograms_merge(&a->reuse, fs->reuse);
+}
+
+/* Whether the branch (a global block id) belongs to function *arg. */
+static int branch_in_function(uint32_t branch, void *arg) {
+  return pisa_blocks[branch].function == *(uint32_t *)arg;
+}
+
+/* The PBBLP of a function's blocks in one thread, merged into fa as
+ * instance-weighted means. */
+static void add_block_pbblp(struct aggregate *fa, const struct sched *s,
+                            const struct pisa_gfunction *gf) {
+  uint32_t n = gf->table->n_blocks;
+  if (!fa->block_pbblp &&
+      !(fa->block_pbblp = calloc(n ? n : 1, sizeof *fa->block_pbblp)))
+    return;
+  fa->n_block_pbblp = n;
+  for (uint32_t b = 0; b < n; b++) {
+    uint64_t instances, levels;
+    if (sched_block_pbblp(s, gf->first_block + b, &instances, &levels)) {
+      fa->block_pbblp[b].wsum +=
+          (double)instances * (double)instances / (double)levels;
+      fa->block_pbblp[b].n += instances;
+    }
+  }
+}
+
+/* The thread's schedules: its own ILP/BBLP and its functions' spans. */
+static void add_schedules(struct pisa_thread *t, struct aggregate *ta,
+                          struct aggregate **fns, uint32_t n_functions) {
+  if (!t->sched)
+    return;
+  struct par_result r;
+  sched_thread_result(t->sched, &r);
+  par_merge(&ta->par, &r);
+  for (uint32_t f = 0; f < n_functions; f++)
+    if (fns[f]) {
+      sched_function_result(t->sched, f, &r);
+      par_merge(&fns[f]->par, &r);
+      if (pisa_config.sched.bblp)
+        add_block_pbblp(fns[f], t->sched, &pisa_functions[f]);
+    }
+}
+
+PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
+                                       struct aggregate *ta,
+                                       struct aggregate **fns,
+                                       uint32_t n_blocks,
+                                       uint32_t n_functions) {
+  uint32_t limit = t->block_capacity < n_blocks ? t->block_capacity : n_blocks;
+  for (uint32_t b = 0; b < limit; b++) {
+    uint64_t count = t->block_counts[b];
+    if (!count)
+      continue;
+    const struct pisa_gblock *gb = &pisa_blocks[b];
+    add_block(ta, gb, count);
+    if (!fns[gb->function] && (fns[gb->function] = malloc(sizeof **fns)))
+      pisa_aggregate_init(fns[gb->function]);
+    if (fns[gb->function])
+      add_block(fns[gb->function], gb, count);
+  }
+  for (uint32_t f = 0; f < t->fn_capacity && f < n_functions; f++) {
+    const struct pisa_fn_state *fs = &t->fns[f];
+    add_fn_state(ta, fs);
+    if (fns[f])
+      add_fn_state(fns[f], fs);
+  }
+  add_schedules(t, ta, fns, n_functions);
+  if (!t->branches)
+    return;
+  branch_merge(&ta->branch, t->branches, NULL, NULL);
+  for (uint32_t f = 0; f < n_functions; f++)
+    if (fns[f])
+      branch_merge(&fns[f]->branch, t->branches, branch_in_function, &f);
+}
+
+/* The thread's whole footprint (its access classes united), kept for the
+ * sharing between threads; NULL when the footprint family is off. */
+PISA_HIDDEN struct footprint *
+pisa_aggregate_footprint(const struct aggregate *ta) {
+  if (!(pisa_config.families & PISA_FAMILY(FOOTPRINT)))
+    return NULL;
+  struct footprint *f = malloc(sizeof *f);
+  if (!f)
+    return NULL;
+  footprint_init(f);
+  for (int c = 0; c < 3; c++)
+    footprint_merge(f, &ta->class_footprint[c]);
+  return f;
+}

@@ -1,0 +1,43 @@
+/* aggregate.h: the deep metrics of one thread, one function or the whole
+ * process (aggregate.c), merged from the threads' states for the report:
+ * footprints unite, counts and histograms add. */
+#ifndef PISA_AGGREGATE_H
+#define PISA_AGGREGATE_H
+
+#include "names.h"
+#include "runtime.h"
+
+/* The metrics of one thread, one function or the whole process. */
+struct aggregate {
+  struct pisa_mix mix;
+  struct footprint class_footprint[3]; /* enum pisa_access_class */
+  uint64_t class_refs[3];
+  struct entropy_counts entropy;
+  struct reuse_histograms reuse;
+  struct branch_stats branch;
+  struct pisa_name_count *external;
+  struct par_result par;         /* ILP, DLP, BBLP (schedule.h) */
+  struct par_ratio *block_pbblp; /* functions: PBBLP per block */
+  uint32_t n_block_pbblp;
+};
+
+PISA_HIDDEN void pisa_aggregate_init(struct aggregate *a);
+PISA_HIDDEN void pisa_aggregate_free(struct aggregate *a);
+PISA_HIDDEN void pisa_aggregate_merge(struct aggregate *dst,
+                                      const struct aggregate *src);
+/* The names of the first n_functions instrumented functions, before
+ * aggregating threads (calls to them are not external); freed after. */
+PISA_HIDDEN void pisa_aggregate_names(uint32_t n_functions);
+PISA_HIDDEN void pisa_aggregate_names_free(void);
+/* Adds thread t's metrics to ta and to fns[f] for every function f it ran
+ * (allocated here, initialised, at its first block). */
+PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
+                                       struct aggregate *ta,
+                                       struct aggregate **fns,
+                                       uint32_t n_blocks, uint32_t n_functions);
+/* a's footprint, its access classes united, for the sharing between
+ * threads; NULL when the footprint family is off or without memory. */
+PISA_HIDDEN struct footprint *
+pisa_aggregate_footprint(const struct aggregate *a);
+
+#endif

@@ -1,0 +1,48 @@
+/* config.h: the runtime's settings, read once from the environment that
+ * pisa-char sets (PISA_OUTPUT_DIR, PISA_METRICS, PISA_MODE, ...).  Reading
+ * them does nothing else: what start-up does with them is lifecycle.c's. */
+#ifndef PISA_CONFIG_H
+#define PISA_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "schedule.h"
+
+#define PISA_MAX_LINE_SIZES 24
+#define PISA_MAX_HW_COUNTERS 8
+
+/* Both modes, and deep mode's analysis. */
+struct pisa_config {
+  int active;        /* PISA_OUTPUT_DIR set: analyse and write a result */
+  unsigned families; /* PISA_FAMILY() bits from PISA_METRICS */
+  unsigned entropy_bits;
+  char output_dir[4096];
+  uint64_t line_sizes[PISA_MAX_LINE_SIZES];
+  size_t n_line_sizes;
+  struct sched_config sched; /* ILP windows (PISA_ILP_WINDOWS), BBLP */
+};
+PISA_HIDDEN extern struct pisa_config pisa_config;
+/* The names of the families in PISA_METRICS, by PISA_FAMILY() bit. */
+PISA_HIDDEN extern const char *const pisa_family_names[];
+
+/* Counter mode (docs/counter-mode.md). */
+struct pisa_counter_config {
+  int requested;         /* PISA_MODE=counter */
+  uint64_t sample_every; /* PISA_SAMPLE_EVERY, 1 = every execution */
+  unsigned interval_ms;  /* PISA_INTERVAL_MS, 0 = no time series */
+  int csv;               /* PISA_CSV=1: write sets.<pid>.csv */
+  unsigned n_hw;         /* PISA_HW_COUNTERS */
+  char hw_names[PISA_MAX_HW_COUNTERS][32];
+};
+PISA_HIDDEN extern struct pisa_counter_config pisa_counter_config;
+
+/* Fills both from the environment, once: idempotent and thread-safe, so
+ * whichever runtime entry comes first (a constructor, a thread's first
+ * record, a module's registration) may call it. */
+PISA_HIDDEN void pisa_config_init(void);
+/* Whether this process runs in counter mode (pisa-char --mode counter). */
+PISA_HIDDEN int pisa_counter_mode(void);
+
+#endif

@@ -1,0 +1,14 @@
+/* exit_status.h: the status the program passes to exit(), for the deep
+ * raw result's "exit_status" (exit_status.c). */
+#ifndef PISA_EXIT_STATUS_H
+#define PISA_EXIT_STATUS_H
+
+#include "error.h"
+
+/* The status passed to exit(), or -1 before. */
+PISA_HIDDEN extern int pisa_exit_status;
+/* Starts watching for it when the run is analysed; idempotent.  Called at
+ * the first thread state (thread.c), not at start-up: see exit_status.c. */
+PISA_HIDDEN void pisa_watch_exit_status(void);
+
+#endif

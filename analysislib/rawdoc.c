@@ -1,0 +1,58 @@
+/* rawdoc.c: the raw result document of either mode (rawdoc.h): the header
+ * pisa-char reads first, and the write that leaves either the whole
+ * document or none (a temporary file renamed). */
+#include "rawdoc.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* Set by libpisa_mpi (analysislib/mpi/) in MPI_Init. */
+static json_object *(*mpi_report)(void);
+static int mpi_rank;
+
+__attribute__((visibility("default"))) void
+__pisa_mpi_register(json_object *(*report)(void), int rank) {
+  mpi_rank = rank;
+  mpi_report = report;
+}
+
+PISA_HIDDEN int pisa_mpi_rank(void) { return mpi_rank; }
+
+PISA_HIDDEN json_object *pisa_mpi_json(void) {
+  return mpi_report ? mpi_report() : NULL;
+}
+
+PISA_HIDDEN json_object *pisa_raw_document(int complete, int signal,
+                                           const char *mode) {
+  json_object *doc = json_object_new_object();
+  json_object_object_add(doc, "schema",
+                         json_object_new_string("pisa-char-raw/1"));
+  json_object_object_add(doc, "pid", json_object_new_int64(getpid()));
+  json_object_object_add(doc, "ppid", json_object_new_int64(getppid()));
+  json_object_object_add(doc, "complete", json_object_new_boolean(complete));
+  json_object_object_add(doc, "signal",
+                         signal ? json_object_new_int(signal) : NULL);
+  json_object_object_add(doc, "mode", json_object_new_string(mode));
+  return doc;
+}
+
+PISA_HIDDEN void pisa_output_path(char *path, const char *stem,
+                                  const char *ext) {
+  snprintf(path, PISA_OUTPUT_PATH_MAX, "%s/%s.%ld.%s", pisa_config.output_dir,
+           stem, (long)getpid(), ext);
+}
+
+PISA_HIDDEN int pisa_write_raw(json_object *doc) {
+  char path[PISA_OUTPUT_PATH_MAX], tmp[sizeof path + 8];
+  pisa_output_path(path, "raw", "json");
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  int rc = json_object_to_file_ext(tmp, doc, JSON_C_TO_STRING_PLAIN);
+  json_object_put(doc);
+  if (rc != 0 || rename(tmp, path) != 0) {
+    PISA_ERR("cannot write %s", path);
+    unlink(tmp);
+    return -1;
+  }
+  return 0;
+}

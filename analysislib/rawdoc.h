@@ -1,0 +1,31 @@
+/* rawdoc.h: the raw result document that both modes write (rawdoc.c): its
+ * header, where it goes, its atomic write, and the MPI rank that
+ * libpisa_mpi registers.  The reports fill the rest. */
+#ifndef PISA_RAWDOC_H
+#define PISA_RAWDOC_H
+
+#include <stddef.h>
+
+#include "config.h"
+
+struct json_object;
+
+/* A raw document's header: schema, pid, ppid, complete, signal, mode. */
+PISA_HIDDEN struct json_object *pisa_raw_document(int complete, int signal,
+                                                  const char *mode);
+/* Writes a raw document (either mode's) atomically into PISA_OUTPUT_DIR as
+ * raw.PID.json and releases it; 0 on success. */
+PISA_HIDDEN int pisa_write_raw(struct json_object *doc);
+
+/* PISA_OUTPUT_DIR/STEM.PID.EXT, the name of one of the process's outputs,
+ * in a buffer of PISA_OUTPUT_PATH_MAX bytes. */
+#define PISA_OUTPUT_PATH_MAX (sizeof pisa_config.output_dir + 64)
+PISA_HIDDEN void pisa_output_path(char *path, const char *stem,
+                                  const char *ext);
+
+/* What libpisa_mpi registered in MPI_Init (__pisa_mpi_register): the rank,
+ * 0 without; the process's "mpi" object, NULL without. */
+PISA_HIDDEN int pisa_mpi_rank(void);
+PISA_HIDDEN struct json_object *pisa_mpi_json(void);
+
+#endif

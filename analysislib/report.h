@@ -1,0 +1,12 @@
+/* report.h: deep mode's raw result (report.c), built from the frozen
+ * thread states and written once by lifecycle.c. */
+#ifndef PISA_REPORT_H
+#define PISA_REPORT_H
+
+#include "error.h"
+
+/* Builds and writes raw.PID.json; 0 on success.  Under pisa_threads_lock
+ * with the threads frozen (threads.h). */
+PISA_HIDDEN int pisa_write_result(int complete, int signal);
+
+#endif

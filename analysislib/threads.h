@@ -1,0 +1,27 @@
+/* threads.h: the deep-mode thread states (thread.c): each thread's record
+ * buffer and analysis state (struct pisa_thread, runtime.h), the list of
+ * them in creation order, and what the result writer does to them. */
+#ifndef PISA_THREADS_H
+#define PISA_THREADS_H
+
+#include "runtime.h"
+
+PISA_HIDDEN struct pisa_thread *pisa_thread_self(void); /* NULL when none */
+PISA_HIDDEN struct pisa_thread *pisa_thread_list(void); /* under lock */
+PISA_HIDDEN void pisa_threads_lock(void);
+PISA_HIDDEN int pisa_threads_trylock(void); /* 0 when locked */
+PISA_HIDDEN void pisa_threads_unlock(void);
+PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t);
+/* Under pisa_threads_lock: drain every thread and freeze its metrics while
+ * the result is built (threads may still run); thaw undoes it. */
+PISA_HIDDEN void pisa_threads_freeze(int in_signal);
+PISA_HIDDEN void pisa_threads_thaw(void);
+/* In a fork child: the forking thread alone, with empty metrics. */
+PISA_HIDDEN void pisa_threads_after_fork(void);
+/* Creation numbers (for creation.c, the pthread_create wrapper of the
+ * shared runtime): a new one; the one of the calling thread, set when it
+ * starts. */
+PISA_HIDDEN uint32_t pisa_new_creation_number(void);
+PISA_HIDDEN void pisa_thread_started(uint32_t creation);
+
+#endif
