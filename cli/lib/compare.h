@@ -1,6 +1,7 @@
-/* compare.h: the numerics of `pisa-char compare` (workload similarity in
- * the MICA tradition): z-scores, principal components with GSL, k-means
- * with a deterministic start. Matrices are row-major, n rows x d columns. */
+/* compare.h: the statistics of workload similarity in the MICA tradition,
+ * for `pisa-char compare` and the report: z-scores, principal components
+ * with GSL, k-means with a deterministic start, and the comparison of the
+ * documents of a set. Matrices are row-major, n rows x d columns. */
 #ifndef PISA_CLI_COMPARE_H
 #define PISA_CLI_COMPARE_H
 
@@ -58,6 +59,9 @@ int compare_build(const struct pisa_docset *set, size_t clusters,
 
 /* Application i's coordinate on principal component k (0 when k >= d). */
 double compare_component_score(const struct comparison *c, size_t i, size_t k);
+
+/* The Euclidean distance of the z-scores of applications a and b. */
+double compare_distance(const struct comparison *c, size_t a, size_t b);
 
 void compare_free(struct comparison *c);
 

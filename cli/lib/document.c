@@ -1,19 +1,14 @@
 /* document.c: JSON file reading, the raw result -> pisa-char/1 document
- * transformation, validation against the built-in schema, and the atomic,
- * no-clobber writer (temporary file, fsync, renameat2(RENAME_NOREPLACE)). */
+ * transformation, validation against the built-in schema, and writing a
+ * document with the atomic, no-clobber writer. */
 #include "document.h"
 
 #include "jsonschema.h"
 #include "util.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* ---- Reading ------------------------------------------------------------ */
 
@@ -25,6 +20,17 @@ json_object *pisa_read_json_file(const char *path, char *err, size_t n) {
   else if (!doc)
     snprintf(err, n, "%s: the document is null", path);
   return doc;
+}
+
+size_t pisa_document_stem(const char *name) {
+  static const char *const Suffixes[] = {PISA_DOC_SUFFIX, ".json"};
+  size_t len = strlen(name);
+  for (size_t i = 0; i < 2; i++) {
+    size_t n = strlen(Suffixes[i]);
+    if (len > n && strcmp(name + len - n, Suffixes[i]) == 0)
+      return len - n;
+  }
+  return len;
 }
 
 /* ---- Raw result -> document ---------------------------------------------- */
@@ -151,121 +157,17 @@ int pisa_document_validate(json_object *doc, char *err, size_t n) {
   return pisa_schema_validate(schema, doc, err, n) == 0 ? 0 : -1;
 }
 
-/* ---- Writing --------------------------------------------------------------
- */
-
-static char *dir_of(const char *path) {
-  char *copy = xstrdup(path);
-  char *dir = xstrdup(dirname(copy));
-  free(copy);
-  return dir;
-}
-
-static char *base_of(const char *path) {
-  char *copy = xstrdup(path);
-  char *base = xstrdup(basename(copy));
-  free(copy);
-  return base;
-}
-
-int pisa_check_writable_dir(const char *path, char *err, size_t n) {
-  char *dir = dir_of(path);
-  char *probe = xasprintf("%s/.pisa-char-probe.XXXXXX", dir);
-  int fd = mkstemp(probe);
-  int status = 0;
-  if (fd < 0) {
-    snprintf(err, n, "cannot create files in %s: %s", dir, strerror(errno));
-    status = -1;
-  } else {
-    close(fd);
-    unlink(probe);
-  }
-  free(probe);
-  free(dir);
-  return status;
-}
-
-static int write_all(int fd, const char *s, size_t len) {
-  while (len > 0) {
-    ssize_t w = write(fd, s, len);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w < 0)
-      return -1;
-    s += w;
-    len -= (size_t)w;
-  }
-  return 0;
-}
-
-/* Writes the document and a final newline to `fd`, makes it durable and
- * gives it the permissions a plain creat() would have; closes `fd`. */
-static int write_document(int fd, json_object *doc) {
-  const char *text = json_object_to_json_string_ext(
-      doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-               JSON_C_TO_STRING_NOSLASHESCAPE);
-  mode_t mask = umask(0);
-  umask(mask);
-  if (fchmod(fd, 0666 & ~mask) != 0 || write_all(fd, text, strlen(text)) != 0 ||
-      write_all(fd, "\n", 1) != 0 || fsync(fd) != 0) {
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    return -1;
-  }
-  return close(fd);
-}
-
-/* Makes a finished rename durable; failure only weakens crash safety. */
-static void sync_dir(const char *path) {
-  char *dir = dir_of(path);
-  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0) {
-    fsync(fd);
-    close(fd);
-  }
-  free(dir);
-}
-
-/* Moves the finished temporary file onto `path`, never replacing an
- * existing file unless `force`. */
-static enum pisa_write_status install(const char *tmp, const char *path,
-                                      int force) {
-  if (force)
-    return rename(tmp, path) == 0 ? PISA_WRITE_OK : PISA_WRITE_ERROR;
-  if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
-    return PISA_WRITE_OK;
-  if (errno == EINVAL || errno == ENOSYS) { /* file system without NOREPLACE */
-    if (link(tmp, path) == 0) {
-      unlink(tmp);
-      return PISA_WRITE_OK;
-    }
-  }
-  return errno == EEXIST ? PISA_WRITE_EXISTS : PISA_WRITE_ERROR;
-}
+/* ---- Writing ------------------------------------------------------------ */
 
 enum pisa_write_status pisa_write_json_atomic(const char *path,
                                               json_object *doc, int force,
                                               char *err, size_t n) {
-  char *dir = dir_of(path), *base = base_of(path);
-  char *tmp = xasprintf("%s/.%s.XXXXXX", dir, base);
-  enum pisa_write_status status = PISA_WRITE_ERROR;
-  int fd = mkstemp(tmp);
-  if (fd < 0)
-    snprintf(err, n, "cannot create files in %s: %s", dir, strerror(errno));
-  else if (write_document(fd, doc) != 0)
-    snprintf(err, n, "cannot write %s: %s", tmp, strerror(errno));
-  else if ((status = install(tmp, path, force)) == PISA_WRITE_EXISTS)
-    snprintf(err, n, "%s already exists; the document was left in %s", path,
-             tmp);
-  else if (status == PISA_WRITE_ERROR)
-    snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
-  if (status == PISA_WRITE_OK)
-    sync_dir(path);
-  else if (status == PISA_WRITE_ERROR && fd >= 0)
-    unlink(tmp);
-  free(tmp);
-  free(base);
-  free(dir);
+  char *text = xasprintf("%s\n", json_object_to_json_string_ext(
+                                     doc, JSON_C_TO_STRING_PRETTY |
+                                              JSON_C_TO_STRING_SPACED |
+                                              JSON_C_TO_STRING_NOSLASHESCAPE));
+  enum pisa_write_status status = pisa_write_atomic(
+      path, text, strlen(text), force, PISA_WRITE_KEEP, err, n);
+  free(text);
   return status;
 }

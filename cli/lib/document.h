@@ -1,8 +1,11 @@
 /* document.h: reading JSON files, turning a runtime raw result into a
- * pisa-char/1 result document, and writing documents atomically without
- * clobbering; shared by the commands that write documents (run, merge...). */
+ * pisa-char/1 result document, validating and naming documents, and
+ * writing them atomically without clobbering (atomicfile.h); shared by the
+ * commands that read or write documents. */
 #ifndef PISA_CLI_DOCUMENT_H
 #define PISA_CLI_DOCUMENT_H
+
+#include "atomicfile.h"
 
 #include <json-c/json.h>
 #include <stddef.h>
@@ -10,6 +13,11 @@
 #define PISA_SCHEMA_ID "pisa-char/1"
 #define PISA_RAW_SCHEMA_ID "pisa-char-raw/1"
 #define PISA_SCHEMA_FILE "pisa-char-1.schema.json"
+#define PISA_DOC_SUFFIX ".pisa.json" /* of the documents pisa-char names */
+
+/* The length of a document's file name without its ".pisa.json" or
+ * ".json" (only when something is left before it): "app.pisa.json" -> 3. */
+size_t pisa_document_stem(const char *name);
 
 /* How the analysed program ran, for the document's "program" object. */
 struct pisa_program_run {
@@ -52,23 +60,10 @@ json_object *pisa_program_object(const struct pisa_program_run *run);
  * 0 when valid, else -1 and the first violation in `err`. */
 int pisa_document_validate(json_object *doc, char *err, size_t n);
 
-enum pisa_write_status {
-  PISA_WRITE_OK = 0,
-  PISA_WRITE_ERROR = -1,  /* nothing written; `err` says why */
-  PISA_WRITE_EXISTS = -2, /* target exists (no force): the document was left
-                             in a temporary file that `err` names */
-};
-
-/* Writes `doc` to `path` through a temporary file in the same directory,
- * fsync and rename: readers never see a partial file. Without `force` an
- * existing `path` is never replaced, even one created while writing. */
+/* Writes `doc` and a final newline to `path` with pisa_write_atomic (a
+ * document is kept in the temporary file when `path` exists). */
 enum pisa_write_status pisa_write_json_atomic(const char *path,
                                               json_object *doc, int force,
                                               char *err, size_t n);
-
-/* Whether a file can be created in the directory that would hold `path`
- * (tested by creating and removing a temporary file); 0 if so, else -1
- * and `err`. */
-int pisa_check_writable_dir(const char *path, char *err, size_t n);
 
 #endif

@@ -196,35 +196,56 @@ static int readable_elf(const unsigned char *id, ssize_t len, int *is64,
   return 0;
 }
 
-/* Maps the file and looks at its sections. */
-static enum pisa_elf_kind classify_file(int fd, struct elf_view *v, char *err,
-                                        size_t n) {
-  void *map = mmap(NULL, v->size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (map == MAP_FAILED) {
-    snprintf(err, n, "cannot read: %s", strerror(errno));
-    return PISA_ELF_UNREADABLE;
+/* Maps the whole file read-only into v (an empty file: no data); 0, or -1
+ * and errno. */
+static int map_file(const char *path, struct elf_view *v) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  int saved;
+  if (fd < 0)
+    return -1;
+  if (fstat(fd, &st) != 0)
+    goto fail;
+  *v = (struct elf_view){NULL, (size_t)st.st_size, 0};
+  if (v->size > 0) {
+    void *map = mmap(NULL, v->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED)
+      goto fail;
+    v->data = map;
   }
-  v->data = map;
-  enum pisa_elf_kind kind = classify_elf(v, err, n);
-  munmap(map, v->size);
-  return kind;
+  close(fd);
+  return 0;
+fail:
+  saved = errno;
+  close(fd);
+  errno = saved;
+  return -1;
+}
+
+static void unmap_file(struct elf_view *v) {
+  if (v->data)
+    munmap((void *)v->data, v->size);
 }
 
 enum pisa_elf_kind pisa_elf_check(const char *path, char *err, size_t n) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0) {
+  struct elf_view v;
+  if (map_file(path, &v) != 0) {
     snprintf(err, n, "cannot read: %s", strerror(errno));
-    if (fd >= 0)
-      close(fd);
     return PISA_ELF_UNREADABLE;
   }
-  unsigned char id[EI_NIDENT];
-  ssize_t len = pread(fd, id, sizeof id, 0);
-  struct elf_view v = {NULL, (size_t)st.st_size, 0};
   enum pisa_elf_kind kind;
-  if (readable_elf(id, len, &v.is64, &kind, err, n))
-    kind = classify_file(fd, &v, err, n);
-  close(fd);
+  if (readable_elf(v.data, (ssize_t)v.size, &v.is64, &kind, err, n))
+    kind = classify_elf(&v, err, n);
+  unmap_file(&v);
   return kind;
+}
+
+int pisa_elf_counter_build(const char *path) {
+  struct elf_view v;
+  if (map_file(path, &v) != 0)
+    return 0;
+  int found = v.data && memmem(v.data, v.size, PISA_COUNTER_MARKER,
+                               sizeof PISA_COUNTER_MARKER) != NULL;
+  unmap_file(&v);
+  return found;
 }

@@ -1,6 +1,7 @@
 /* elfcheck.h: tells, before running a program, whether it is an ELF file
  * built with pisa-cc (it carries the pass's marker section or links the
- * shared runtime), so pisa-char can refuse what it cannot analyse. */
+ * shared runtime) and for which mode, so pisa-char can refuse what it
+ * cannot analyse. */
 #ifndef PISA_CLI_ELFCHECK_H
 #define PISA_CLI_ELFCHECK_H
 
@@ -17,5 +18,9 @@ enum pisa_elf_kind {
 /* Classifies the file at `path`. For PISA_ELF_UNREADABLE, `err` (of `n`
  * bytes) says why, without the path. */
 enum pisa_elf_kind pisa_elf_check(const char *path, char *err, size_t n);
+
+/* Whether the file carries the marker string of a module built for counter
+ * mode (pisa-cc --mode=counter); 0 too when it cannot be read. */
+int pisa_elf_counter_build(const char *path);
 
 #endif

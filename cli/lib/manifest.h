@@ -5,19 +5,11 @@
 #ifndef PISA_CLI_MANIFEST_H
 #define PISA_CLI_MANIFEST_H
 
+#include "strvec.h"
+
 #include <stddef.h>
 
 #define PISA_SUITE_FORMAT "pisa-char-suite/1"
-
-/* A growable NULL-terminated list of strings (argv-like). */
-struct strvec {
-  char **v;
-  size_t n, cap;
-};
-
-void strvec_push(struct strvec *sv, const char *s);
-void strvec_append(struct strvec *sv, const struct strvec *more);
-void strvec_free(struct strvec *sv);
 
 /* One benchmark at the chosen size; paths are absolute. */
 struct suite_benchmark {

@@ -3,7 +3,7 @@
  * per-rank values: counts add, ratios are means weighted by what they are
  * fractions of, entropy adds the entropy of the ranks' shares. */
 #include "rankmerge.h"
-
+#include "jsonpath.h"
 #include "util.h"
 
 #include <math.h>
@@ -21,11 +21,6 @@ struct weights {
   double branches;     /* branch entropies and miss rates */
 };
 
-static double number(json_object *o, const char *key) {
-  json_object *v;
-  return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : 0;
-}
-
 /* References of the stream (one per access, two per memcpy): the size of a
  * reuse histogram, else the access classes' accesses, else the accesses. */
 static double references(json_object *m) {
@@ -34,7 +29,7 @@ static double references(json_object *m) {
   if (json_object_object_get_ex(m, "reuse_distance", &v) &&
       json_object_array_length(v) > 0) {
     first = json_object_array_get_idx(v, 0);
-    n = number(first, "cold");
+    n = json_count_at(first, "cold");
     if (json_object_object_get_ex(first, "bins", &bins))
       for (size_t i = 0; i < json_object_array_length(bins); i++)
         n += json_object_get_double(json_object_array_get_idx(bins, i));
@@ -45,20 +40,21 @@ static double references(json_object *m) {
     json_object *c;
     for (int i = 0; i < 3; i++)
       if (json_object_object_get_ex(v, Classes[i], &c))
-        n += number(c, "accesses");
+        n += json_count_at(c, "accesses");
     return n;
   }
   if (json_object_object_get_ex(m, "memory_accesses", &v))
-    n = number(v, "loads") + number(v, "stores") + number(v, "atomics") +
-        2 * number(v, "memcpy") + number(v, "memset");
+    n = json_count_at(v, "loads") + json_count_at(v, "stores") +
+        json_count_at(v, "atomics") + 2 * json_count_at(v, "memcpy") +
+        json_count_at(v, "memset");
   return n;
 }
 
 static struct weights weights_of(json_object *m) {
   json_object *branch;
-  struct weights w = {number(m, "instructions"), references(m), 0};
+  struct weights w = {json_count_at(m, "instructions"), references(m), 0};
   if (json_object_object_get_ex(m, "branch", &branch))
-    w.branches = number(branch, "executed");
+    w.branches = json_count_at(branch, "executed");
   return w;
 }
 
@@ -212,10 +208,10 @@ static void recompute_classes(json_object *classes) {
   json_object *c;
   for (int i = 0; i < 3; i++)
     if (json_object_object_get_ex(classes, Classes[i], &c)) {
-      double a = number(c, "accesses");
+      double a = json_count_at(c, "accesses");
       json_object_object_add(
           c, "footprint_growth",
-          new_double(a > 0 ? number(c, "footprint_bytes") / a : 0));
+          new_double(a > 0 ? json_count_at(c, "footprint_bytes") / a : 0));
     }
 }
 
@@ -257,23 +253,18 @@ int pisa_raw_is_rank(json_object *raw) {
   return json_object_object_get_ex(raw, "mpi", NULL);
 }
 
-static json_object *get(json_object *o, const char *key) {
-  json_object *v = NULL;
-  json_object_object_get_ex(o, key, &v);
-  return v;
-}
-
 /* A rank entry from a raw result: the rank, how the process ended and its
  * totals. */
 static json_object *rank_entry_from_raw(json_object *raw) {
-  json_object *e = json_object_new_object(), *totals = get(raw, "totals");
-  json_object *mpi = get(raw, "mpi");
-  json_object_object_add(e, "rank", json_object_get(get(mpi, "rank")));
-  json_object_object_add(e, "pid", json_object_get(get(raw, "pid")));
-  json_object_object_add(e, "complete", json_object_get(get(raw, "complete")));
+  json_object *e = json_object_new_object(), *totals = json_at(raw, "totals");
+  json_object *mpi = json_at(raw, "mpi");
+  json_object_object_add(e, "rank", json_object_get(json_at(mpi, "rank")));
+  json_object_object_add(e, "pid", json_object_get(json_at(raw, "pid")));
+  json_object_object_add(e, "complete",
+                         json_object_get(json_at(raw, "complete")));
   json_object_object_add(e, "exit_status",
-                         json_object_get(get(raw, "exit_status")));
-  json_object_object_add(e, "signal", json_object_get(get(raw, "signal")));
+                         json_object_get(json_at(raw, "exit_status")));
+  json_object_object_add(e, "signal", json_object_get(json_at(raw, "signal")));
   json_object_object_foreach(totals, key, value)
       json_object_object_add(e, key, json_object_get(value));
   json_object_object_add(e, "mpi", json_object_get(mpi));
@@ -298,8 +289,8 @@ static json_object *rank_metrics(json_object *entry) {
 static int same_function(json_object *a, json_object *b) {
   static const char *const Keys[] = {"linkage_name", "module"};
   for (int i = 0; i < 2; i++) {
-    const char *x = json_object_get_string(get(a, Keys[i]));
-    const char *y = json_object_get_string(get(b, Keys[i]));
+    const char *x = json_object_get_string(json_at(a, Keys[i]));
+    const char *y = json_object_get_string(json_at(b, Keys[i]));
     if ((x == NULL) != (y == NULL) || (x && strcmp(x, y)))
       return 0;
   }
@@ -307,8 +298,8 @@ static int same_function(json_object *a, json_object *b) {
 }
 
 static int same_region(json_object *a, json_object *b) {
-  return !strcmp(json_object_get_string(get(a, "name")),
-                 json_object_get_string(get(b, "name")));
+  return !strcmp(json_object_get_string(json_at(a, "name")),
+                 json_object_get_string(json_at(b, "name")));
 }
 
 /* Merges the entries of list `from` into list `into`, matching entries with
@@ -328,17 +319,18 @@ static void merge_entries(json_object *into, json_object *from,
 }
 
 static int add_rank_entry(struct pisa_rank_merge *m, json_object *entry) {
-  json_object *ranks = get(m->doc, "ranks");
-  int64_t r = json_object_get_int64(get(entry, "rank"));
+  json_object *ranks = json_at(m->doc, "ranks");
+  int64_t r = json_object_get_int64(json_at(entry, "rank"));
   for (size_t i = 0; i < json_object_array_length(ranks); i++)
     if (json_object_get_int64(
-            get(json_object_array_get_idx(ranks, i), "rank")) == r) {
+            json_at(json_object_array_get_idx(ranks, i), "rank")) == r) {
       snprintf(m->err, sizeof m->err, "rank %lld is in two inputs",
                (long long)r);
       return -1;
     }
   json_object_array_add(ranks, entry);
-  json_object *metrics = rank_metrics(entry), *totals = get(m->doc, "totals");
+  json_object *metrics = rank_metrics(entry),
+              *totals = json_at(m->doc, "totals");
   if (!totals)
     json_object_object_add(m->doc, "totals", copy_of(metrics));
   else
@@ -350,17 +342,18 @@ static int add_rank_entry(struct pisa_rank_merge *m, json_object *entry) {
 /* Config, mode and program come from the first input; the analysis
  * parameters must agree. */
 static int merge_header(struct pisa_rank_merge *m, json_object *input) {
-  json_object *config = get(m->doc, "config");
+  json_object *config = json_at(m->doc, "config");
   if (!config) {
     json_object_object_add(m->doc, "config",
-                           json_object_get(get(input, "config")));
-    json_object_object_add(m->doc, "mode", json_object_get(get(input, "mode")));
-    if (get(input, "program"))
+                           json_object_get(json_at(input, "config")));
+    json_object_object_add(m->doc, "mode",
+                           json_object_get(json_at(input, "mode")));
+    if (json_at(input, "program"))
       json_object_object_add(m->doc, "program",
-                             json_object_get(get(input, "program")));
+                             json_object_get(json_at(input, "program")));
     return 0;
   }
-  if (!json_object_equal(config, get(input, "config"))) {
+  if (!json_object_equal(config, json_at(input, "config"))) {
     snprintf(m->err, sizeof m->err,
              "the inputs were analysed with different settings (\"config\")");
     return -1;
@@ -369,9 +362,9 @@ static int merge_header(struct pisa_rank_merge *m, json_object *input) {
 }
 
 int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
-  const char *schema = json_object_get_string(get(input, "schema"));
+  const char *schema = json_object_get_string(json_at(input, "schema"));
   int raw = schema && !strcmp(schema, PISA_RAW_SCHEMA_ID);
-  json_object *ranks = get(input, "ranks");
+  json_object *ranks = json_at(input, "ranks");
   if (raw ? !pisa_raw_is_rank(input) : !ranks) {
     snprintf(m->err, sizeof m->err,
              "not the result of an MPI rank (no \"%s\"; was the program "
@@ -389,17 +382,18 @@ int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
       if (add_rank_entry(m, copy_of(json_object_array_get_idx(ranks, i))) != 0)
         return -1;
   }
-  json_object *threads = get(input, "threads");
+  json_object *threads = json_at(input, "threads");
   for (size_t i = 0; threads && i < json_object_array_length(threads); i++)
     json_object_array_add(
-        get(m->doc, "threads"),
+        json_at(m->doc, "threads"),
         json_object_get(json_object_array_get_idx(threads, i)));
-  merge_entries(get(m->doc, "functions"), get(input, "functions"),
+  merge_entries(json_at(m->doc, "functions"), json_at(input, "functions"),
                 same_function);
-  if (get(input, "regions")) {
-    if (!get(m->doc, "regions"))
+  if (json_at(input, "regions")) {
+    if (!json_at(m->doc, "regions"))
       json_object_object_add(m->doc, "regions", json_object_new_array());
-    merge_entries(get(m->doc, "regions"), get(input, "regions"), same_region);
+    merge_entries(json_at(m->doc, "regions"), json_at(input, "regions"),
+                  same_region);
   }
   return 0;
 }
@@ -407,7 +401,7 @@ int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
 /* ---- The job ------------------------------------------------------------- */
 
 static int64_t int_of(json_object *o, const char *key) {
-  return json_object_get_int64(get(o, key));
+  return json_object_get_int64(json_at(o, key));
 }
 
 static int by_rank(const void *a, const void *b) {
@@ -446,13 +440,13 @@ static void matrix_add(json_object *rows, int64_t i, int64_t j, int64_t v) {
 
 /* Why a rank failed, or NULL when it ended well. */
 static const char *failure(json_object *entry, char *buf, size_t n) {
-  json_object *signal = get(entry, "signal"),
-              *status = get(entry, "exit_status");
+  json_object *signal = json_at(entry, "signal"),
+              *status = json_at(entry, "exit_status");
   if (signal && json_object_get_int(signal) > 0) {
     const char *abbrev = sigabbrev_np(json_object_get_int(signal));
     snprintf(buf, n, "killed by SIG%s", abbrev ? abbrev : "?");
-  } else if (get(entry, "complete") &&
-             !json_object_get_boolean(get(entry, "complete")))
+  } else if (json_at(entry, "complete") &&
+             !json_object_get_boolean(json_at(entry, "complete")))
     snprintf(buf, n, "incomplete result");
   else if (status && json_object_get_int(status) != 0)
     snprintf(buf, n, "exit status %d", json_object_get_int(status));
@@ -494,19 +488,19 @@ static json_object *job_object(json_object *ranks, int size,
     next++;
     if (failure(e, why, sizeof why))
       add_failure(*failed, r, why);
-    json_object *mpi = get(e, "mpi"), *peers = get(mpi, "peers");
-    merge_object(calls, get(mpi, "calls"), 0, 0);
-    merge_object(sent, get(mpi, "sent"), 0, 0);
-    merge_object(received, get(mpi, "received"), 0, 0);
+    json_object *mpi = json_at(e, "mpi"), *peers = json_at(mpi, "peers");
+    merge_object(calls, json_at(mpi, "calls"), 0, 0);
+    merge_object(sent, json_at(mpi, "sent"), 0, 0);
+    merge_object(received, json_at(mpi, "received"), 0, 0);
     if (!coll)
-      coll = copy_of(get(mpi, "collectives"));
+      coll = copy_of(json_at(mpi, "collectives"));
     else
-      merge_object(coll, get(mpi, "collectives"), 0, 0);
+      merge_object(coll, json_at(mpi, "collectives"), 0, 0);
     for (size_t p = 0; peers && p < json_object_array_length(peers); p++) {
       json_object *peer = json_object_array_get_idx(peers, p);
       int64_t to = int_of(peer, "rank");
-      matrix_add(messages, r, to, int_of(get(peer, "sent"), "messages"));
-      matrix_add(bytes, r, to, int_of(get(peer, "sent"), "bytes"));
+      matrix_add(messages, r, to, int_of(json_at(peer, "sent"), "messages"));
+      matrix_add(bytes, r, to, int_of(json_at(peer, "sent"), "bytes"));
     }
   }
   json_object *m = json_object_new_object();
@@ -532,7 +526,7 @@ static json_object *job_object(json_object *ranks, int size,
 static int job_size(json_object *ranks, int expected) {
   int size = expected;
   for (size_t i = 0; i < json_object_array_length(ranks); i++) {
-    json_object *mpi = get(json_object_array_get_idx(ranks, i), "mpi");
+    json_object *mpi = json_at(json_object_array_get_idx(ranks, i), "mpi");
     if (int_of(mpi, "size") > size)
       size = (int)int_of(mpi, "size");
   }
@@ -546,18 +540,18 @@ static json_object *ordered(json_object *doc) {
       "totals", "threads", "functions", "regions", "ranks",    "mpi"};
   json_object *out = json_object_new_object();
   for (size_t i = 0; i < sizeof Order / sizeof *Order; i++)
-    if (get(doc, Order[i]))
+    if (json_at(doc, Order[i]))
       json_object_object_add(out, Order[i],
-                             json_object_get(get(doc, Order[i])));
+                             json_object_get(json_at(doc, Order[i])));
   json_object_put(doc);
   return out;
 }
 
 json_object *pisa_rank_merge_finish(struct pisa_rank_merge *m,
                                     const struct pisa_program_run *run) {
-  json_object *doc = m->doc, *ranks = get(doc, "ranks"), *failed;
+  json_object *doc = m->doc, *ranks = json_at(doc, "ranks"), *failed;
   m->doc = NULL;
-  if (!get(doc, "totals")) {
+  if (!json_at(doc, "totals")) {
     snprintf(m->err, sizeof m->err,
              "no MPI rank wrote a result (is it an MPI program built with "
              "pisa-cc --pisa-mpi or linked with -lmpi?)");
@@ -565,7 +559,7 @@ json_object *pisa_rank_merge_finish(struct pisa_rank_merge *m,
     return NULL;
   }
   sort_list(ranks);
-  sort_list(get(doc, "threads"));
+  sort_list(json_at(doc, "threads"));
   int size = job_size(ranks, m->expected_size);
   json_object_object_add(doc, "mpi", job_object(ranks, size, &failed));
   json_object_object_add(
@@ -576,7 +570,7 @@ json_object *pisa_rank_merge_finish(struct pisa_rank_merge *m,
   json_object_object_add(doc, "tool", pisa_tool_object());
   if (run)
     json_object_object_add(doc, "program", pisa_program_object(run));
-  if (!get(doc, "program")) {
+  if (!json_at(doc, "program")) {
     snprintf(m->err, sizeof m->err,
              "the inputs are raw results: name the program with --program");
     json_object_put(doc);

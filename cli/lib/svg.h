@@ -1,25 +1,14 @@
-/* svg.h: SVG charts written as text for `pisa-char report` (no scripts, no
- * external resources): a growing string buffer, axis scales with "nice"
- * ticks, a palette for up to 40 series, and line, bar and scatter charts. */
+/* svg.h: SVG charts written as text into a strbuf for `pisa-char report`
+ * (no scripts, no external resources): axis scales with "nice" ticks, a
+ * palette for up to 40 series, and line, bar and scatter charts. */
 #ifndef PISA_CLI_SVG_H
 #define PISA_CLI_SVG_H
 
-#include "util.h"
+#include "strbuf.h"
 
 #include <stddef.h>
 
 /* ---- Text ---- */
-
-struct strbuf {
-  char *data; /* NUL-terminated; NULL until something is written */
-  size_t len, cap;
-};
-
-void sb_printf(struct strbuf *b, const char *fmt, ...) PISA_PRINTF(2, 3);
-void sb_puts(struct strbuf *b, const char *s);
-/* Appends s with &, <, >, " and ' escaped for XML and HTML. */
-void sb_escaped(struct strbuf *b, const char *s);
-void sb_free(struct strbuf *b);
 
 /* Copies s into buf, cut to at most max_chars characters (UTF-8 aware)
  * with "…" as the last one when it was cut. */
@@ -100,6 +89,16 @@ struct svg_series {
   size_t n;
   size_t style; /* palette index */
 };
+
+/* An axis titled `title` (with its unit in parentheses), its range from
+ * the data; a ratio axis from 0 to 1; a chart of two axes with a legend. */
+struct svg_axis svg_axis_of(const char *title, enum svg_scale scale,
+                            enum svg_label label);
+struct svg_axis svg_ratio_axis(const char *title, enum svg_label label);
+/* A linear axis whose range from the data includes 0. */
+struct svg_axis svg_zero_axis(const char *title, enum svg_label label);
+struct svg_chart svg_chart_of(const char *title, struct svg_axis x,
+                              struct svg_axis y);
 
 /* Lines with markers, one per series, over numeric x. */
 void svg_line_chart(struct strbuf *out, const struct svg_chart *chart,

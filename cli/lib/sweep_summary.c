@@ -3,13 +3,13 @@
  * resuming and merging, and writing it as JSON and CSV atomically. */
 #include "sweep_summary.h"
 #include "document.h"
+#include "jsonpath.h"
+#include "strbuf.h"
 #include "util.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The columns of summary.csv, in order: the keys of a row. */
 static const char *const Columns[] = {
@@ -69,15 +69,6 @@ int sweep_summary_same_identity(json_object *a, json_object *b,
 
 /* ---- Headline metrics ---------------------------------------------------- */
 
-static json_object *get_path(json_object *obj, const char *a, const char *b) {
-  json_object *v = NULL;
-  if (!json_object_object_get_ex(obj, a, &v))
-    return NULL;
-  if (b && !json_object_object_get_ex(v, b, &v))
-    return NULL;
-  return v;
-}
-
 static json_object *copy_number(json_object *v) {
   if (json_object_is_type(v, json_type_int))
     return json_object_new_int64(json_object_get_int64(v));
@@ -88,9 +79,8 @@ static json_object *copy_number(json_object *v) {
 
 /* Every memory operation the runtime saw, per counted instruction. */
 static json_object *accesses_per_instruction(json_object *totals) {
-  json_object *acc = get_path(totals, "memory_accesses", NULL);
-  int64_t instructions =
-      json_object_get_int64(get_path(totals, "instructions", NULL));
+  json_object *acc = json_at(totals, "memory_accesses");
+  int64_t instructions = json_object_get_int64(json_at(totals, "instructions"));
   if (!acc || instructions <= 0)
     return NULL;
   int64_t sum = 0;
@@ -102,7 +92,7 @@ static json_object *accesses_per_instruction(json_object *totals) {
 }
 
 static json_object *entropy_at(json_object *totals, size_t bits) {
-  json_object *h = get_path(totals, "memory_entropy", NULL);
+  json_object *h = json_at(totals, "memory_entropy");
   if (!json_object_is_type(h, json_type_array) ||
       json_object_array_length(h) <= bits)
     return NULL;
@@ -110,32 +100,29 @@ static json_object *entropy_at(json_object *totals, size_t bits) {
 }
 
 static json_object *miss_ratio_at(json_object *totals, int64_t cache_bytes) {
-  json_object *list = get_path(totals, "miss_ratio", NULL);
+  json_object *list = json_at(totals, "miss_ratio");
   if (!json_object_is_type(list, json_type_array))
     return NULL;
   for (size_t i = 0; i < json_object_array_length(list); i++) {
     json_object *e = json_object_array_get_idx(list, i);
-    if (json_object_get_int64(get_path(e, "cache_bytes", NULL)) ==
-            cache_bytes &&
-        json_object_get_int64(get_path(e, "line_bytes", NULL)) == 64)
-      return copy_number(get_path(e, "ratio", NULL));
+    if (json_object_get_int64(json_at(e, "cache_bytes")) == cache_bytes &&
+        json_object_get_int64(json_at(e, "line_bytes")) == 64)
+      return copy_number(json_at(e, "ratio"));
   }
   return NULL;
 }
 
 static void add_headline(json_object *row, json_object *doc) {
-  json_object *t = doc ? get_path(doc, "totals", NULL) : NULL;
+  json_object *t = doc ? json_at(doc, "totals") : NULL;
   json_object *values[] = {
-      copy_number(get_path(t, "instructions", NULL)),
+      copy_number(json_at(t, "instructions")),
       accesses_per_instruction(t),
-      copy_number(
-          get_path(get_path(t, "instruction_mix", NULL), "bytes_loaded", NULL)),
-      copy_number(
-          get_path(get_path(t, "instruction_mix", NULL), "bytes_stored", NULL)),
-      copy_number(get_path(t, "footprint", "bytes")),
+      copy_number(json_at(t, "instruction_mix/bytes_loaded")),
+      copy_number(json_at(t, "instruction_mix/bytes_stored")),
+      copy_number(json_at(t, "footprint/bytes")),
       entropy_at(t, 0),
       entropy_at(t, 6),
-      copy_number(get_path(t, "spatial_locality", "score")),
+      copy_number(json_at(t, "spatial_locality/score")),
       miss_ratio_at(t, 32 * 1024),
       miss_ratio_at(t, 32 * 1024 * 1024),
   };
@@ -177,9 +164,7 @@ void sweep_summary_set_rows(json_object *summary, json_object **rows,
     if (!rows[i])
       continue;
     json_object_array_add(list, json_object_get(rows[i]));
-    const char *status =
-        json_object_get_string(get_path(rows[i], "status", NULL));
-    if (strcmp(status, SWEEP_OK) == 0)
+    if (sweep_row_ok(rows[i]))
       ok++;
     else
       failed++;
@@ -199,8 +184,8 @@ static int check_rows(json_object *list) {
     return -1;
   for (size_t i = 0; i < json_object_array_length(list); i++) {
     json_object *row = json_object_array_get_idx(list, i);
-    if (!json_object_is_type(get_path(row, "name", NULL), json_type_string) ||
-        !json_object_is_type(get_path(row, "status", NULL), json_type_string))
+    if (!json_object_is_type(json_at(row, "name"), json_type_string) ||
+        !json_object_is_type(json_at(row, "status"), json_type_string))
       return -1;
   }
   return 0;
@@ -210,15 +195,15 @@ json_object *sweep_summary_read(const char *path, char *err, size_t n) {
   json_object *s = pisa_read_json_file(path, err, n);
   if (!s)
     return NULL;
-  const char *format = json_object_get_string(get_path(s, "format", NULL));
+  const char *format = json_object_get_string(json_at(s, "format"));
   if (!format || strcmp(format, PISA_SWEEP_FORMAT) != 0) {
     snprintf(err, n, "%s: not a sweep summary (\"format\" is not \"%s\")", path,
              PISA_SWEEP_FORMAT);
     json_object_put(s);
     return NULL;
   }
-  if (check_rows(get_path(s, "benchmarks", NULL)) ||
-      !json_object_is_type(get_path(s, "benchmarks_in_suite", NULL),
+  if (check_rows(json_at(s, "benchmarks")) ||
+      !json_object_is_type(json_at(s, "benchmarks_in_suite"),
                            json_type_array)) {
     snprintf(err, n, "%s: malformed sweep summary", path);
     json_object_put(s);
@@ -227,11 +212,15 @@ json_object *sweep_summary_read(const char *path, char *err, size_t n) {
   return s;
 }
 
+int sweep_row_ok(json_object *row) {
+  return strcmp(json_object_get_string(json_at(row, "status")), SWEEP_OK) == 0;
+}
+
 json_object *sweep_summary_row(json_object *summary, const char *name) {
-  json_object *list = get_path(summary, "benchmarks", NULL);
+  json_object *list = json_at(summary, "benchmarks");
   for (size_t i = 0; i < json_object_array_length(list); i++) {
     json_object *row = json_object_array_get_idx(list, i);
-    if (strcmp(json_object_get_string(get_path(row, "name", NULL)), name) == 0)
+    if (strcmp(json_object_get_string(json_at(row, "name")), name) == 0)
       return row;
   }
   return NULL;
@@ -239,71 +228,52 @@ json_object *sweep_summary_row(json_object *summary, const char *name) {
 
 /* ---- Writing ------------------------------------------------------------- */
 
-static void csv_field(FILE *f, json_object *v) {
+static void csv_field(struct strbuf *b, json_object *v) {
   if (!v)
     return;
   if (!json_object_is_type(v, json_type_string)) {
-    fputs(json_object_to_json_string(v), f);
+    sb_puts(b, json_object_to_json_string(v));
     return;
   }
   const char *s = json_object_get_string(v);
   if (!strpbrk(s, ",\"\r\n")) {
-    fputs(s, f);
+    sb_puts(b, s);
     return;
   }
-  fputc('"', f);
+  sb_puts(b, "\"");
   for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', f);
-    fputc(*s, f);
+    char c[2] = {*s, '\0'};
+    sb_puts(b, *s == '"' ? "\"\"" : c); /* quotes doubled (RFC 4180) */
   }
-  fputc('"', f);
+  sb_puts(b, "\"");
 }
 
-static void csv_write(FILE *f, json_object *summary) {
+/* The CSV text of a summary: a header and one line per row. */
+static void csv_text(struct strbuf *b, json_object *summary) {
   for (size_t c = 0; c < NUM_COLUMNS; c++)
-    fprintf(f, "%s%s", Columns[c], c + 1 < NUM_COLUMNS ? "," : "\n");
-  json_object *list = get_path(summary, "benchmarks", NULL);
+    sb_printf(b, "%s%s", Columns[c], c + 1 < NUM_COLUMNS ? "," : "\n");
+  json_object *list = json_at(summary, "benchmarks");
   for (size_t i = 0; i < json_object_array_length(list); i++) {
     json_object *row = json_object_array_get_idx(list, i);
     for (size_t c = 0; c < NUM_COLUMNS; c++) {
-      csv_field(f, get_path(row, Columns[c], NULL));
-      fputc(c + 1 < NUM_COLUMNS ? ',' : '\n', f);
+      csv_field(b, json_at(row, Columns[c]));
+      sb_puts(b, c + 1 < NUM_COLUMNS ? "," : "\n");
     }
   }
-}
-
-/* Writes the CSV through a temporary file in the same directory, then
- * renames it over `path`. */
-static int csv_write_atomic(json_object *summary, const char *path, char *err,
-                            size_t n) {
-  char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-  int fd = mkstemp(tmp);
-  FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-  int rc = -1;
-  if (f) {
-    csv_write(f, summary);
-    int failed = fflush(f) != 0 || ferror(f) || fsync(fd) != 0;
-    if (fclose(f) == 0 && !failed && rename(tmp, path) == 0)
-      rc = 0;
-  } else if (fd >= 0) {
-    close(fd);
-  }
-  if (rc) {
-    snprintf(err, n, "cannot write %s: %s", path, strerror(errno));
-    unlink(tmp);
-  }
-  free(tmp);
-  return rc;
 }
 
 int sweep_summary_write(json_object *summary, const char *base, char *err,
                         size_t n) {
   char *json = xasprintf("%s.json", base);
   char *csv = xasprintf("%s.csv", base);
-  int rc = pisa_write_json_atomic(json, summary, 1, err, n) == PISA_WRITE_OK
-               ? csv_write_atomic(summary, csv, err, n)
+  struct strbuf text = {0};
+  csv_text(&text, summary);
+  int rc = pisa_write_json_atomic(json, summary, 1, err, n) == PISA_WRITE_OK &&
+                   pisa_write_atomic(csv, text.data, text.len, 1,
+                                     PISA_WRITE_KEEP, err, n) == PISA_WRITE_OK
+               ? 0
                : -1;
+  sb_free(&text);
   free(json);
   free(csv);
   return rc;

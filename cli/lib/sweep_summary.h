@@ -47,11 +47,14 @@ void sweep_summary_set_rows(json_object *summary, json_object **rows, size_t n);
 /* Reads and checks a summary file; NULL and a one-line reason in `err`. */
 json_object *sweep_summary_read(const char *path, char *err, size_t n);
 
+/* Whether a row's benchmark ended ok. */
+int sweep_row_ok(json_object *row);
+
 /* The row named `name` in a summary, or NULL. */
 json_object *sweep_summary_row(json_object *summary, const char *name);
 
-/* Writes BASE.json and BASE.csv atomically (temporary file, rename);
- * 0, or -1 and `err`. */
+/* Writes BASE.json and BASE.csv with the atomic writer, replacing older
+ * ones; 0, or -1 and `err`. */
 int sweep_summary_write(json_object *summary, const char *base, char *err,
                         size_t n);
 

@@ -1,4 +1,5 @@
-/* util.c: error reporting and allocation helpers for the pisa-char tools. */
+/* util.c: error reporting, allocation, the stdout check and where the
+ * running tool is installed, for pisa-char and pisa-cc. */
 #include "util.h"
 
 #include <errno.h>
@@ -71,13 +72,14 @@ char *xasprintf(const char *fmt, ...) {
   return s;
 }
 
-const char *self_dir(void) {
+/* The directory holding the running executable, or NULL (errno set). */
+static const char *executable_dir(void) {
   static char dir[PATH_MAX];
   if (dir[0])
     return dir;
   ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
   if (n <= 0)
-    die_status(1, "cannot locate own executable: %s", strerror(errno));
+    return NULL;
   dir[n] = '\0';
   char *slash = strrchr(dir, '/');
   if (slash)
@@ -85,16 +87,26 @@ const char *self_dir(void) {
   return dir;
 }
 
+const char *self_dir(void) {
+  const char *dir = executable_dir();
+  if (!dir)
+    die_status(1, "cannot locate own executable: %s", strerror(errno));
+  return dir;
+}
+
+const char *install_prefix(void) {
+  static char prefix[PATH_MAX];
+  const char *dir = executable_dir();
+  const char *slash = dir ? strrchr(dir, '/') : NULL;
+  if (!slash) {
+    errno = dir ? ENOENT : errno;
+    return NULL;
+  }
+  snprintf(prefix, sizeof prefix, "%.*s", (int)(slash - dir), dir);
+  return prefix;
+}
+
 void check_stdout(void) {
   if (fflush(stdout) != 0 || ferror(stdout))
     die_status(1, "error writing standard output: %s", strerror(errno));
-}
-
-_Noreturn void usage_error(void (*usage)(FILE *), const char *fmt,
-                           const char *arg) {
-  fprintf(stderr, "%s: ", pisa_progname);
-  fprintf(stderr, fmt, arg);
-  fputs("\n\n", stderr);
-  usage(stderr);
-  exit(2);
 }

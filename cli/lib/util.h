@@ -1,6 +1,7 @@
-/* util.h: error reporting and small helpers shared by the pisa-char commands.
- * Messages go to stderr as "pisa-char: ..."; die() exits 2 (bad usage or
- * input) unless the caller picks another status with die_status(). */
+/* util.h: error reporting, allocation and small helpers shared by the
+ * pisa-char commands and pisa-cc. Messages go to stderr as "pisa-char: ..."
+ * (pisa_progname); die() exits 2 (bad usage or input) unless the caller
+ * picks another status with die_status(). */
 #ifndef PISA_CLI_UTIL_H
 #define PISA_CLI_UTIL_H
 
@@ -14,10 +15,6 @@ extern const char *pisa_progname; /* "pisa-char" unless a tool sets it */
 void error(const char *fmt, ...) PISA_PRINTF(1, 2);
 void warning(const char *fmt, ...) PISA_PRINTF(1, 2);
 _Noreturn void die(const char *fmt, ...) PISA_PRINTF(1, 2);
-/* A usage error: "pisa-char: " fmt (with one string argument), a blank
- * line, the command's usage on stderr, and exit 2. */
-_Noreturn void usage_error(void (*usage)(FILE *), const char *fmt,
-                           const char *arg);
 _Noreturn void die_status(int status, const char *fmt, ...) PISA_PRINTF(2, 3);
 
 void *xmalloc(size_t n);
@@ -26,8 +23,13 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) PISA_PRINTF(1, 2);
 
-/* Directory holding the running executable (resolved /proc/self/exe). */
+/* The directory holding the running executable (resolved
+ * /proc/self/exe, so links to it work); exits 1 if it cannot be found. */
 const char *self_dir(void);
+
+/* Where the tools are installed: the parent of self_dir() ("/usr" for
+ * /usr/bin/pisa-cc), or NULL (errno set) if it cannot be found. */
+const char *install_prefix(void);
 
 /* Flushes stdout and dies with status 1 if writing it failed. */
 void check_stdout(void);
