@@ -40,110 +40,115 @@ violation() { # FILE RULE
   violations=$((violations + 1))
 }
 
-# The file without comments (lines kept), and with `--no-strings` without
-# the text of string and character literals as well, so that neither
-# counts as an include, a call or a definition.
-code_of() { # FILE [--no-strings]
-  local strings=${2:+1}
-  STRINGS=${strings:-0} perl -0777 -pe '
-    s{(/\*.*?\*/)|(//[^\n]*)|("(?:\\.|[^"\\\n])*")|(\x27(?:\\.|[^\x27\\\n])*\x27)}{
-      defined $1 ? "\n" x ($1 =~ tr/\n//)
-      : defined $2 ? ""
-      : $ENV{STRINGS} ? (defined $3 ? "\"\"" : "\x27\x27")
-      : $&
-    }gse' "$1"
+# Perl that removes comments (keeping the lines) and, when $ENV{STRINGS},
+# the text of string and character literals from the file in $_, so that
+# neither counts as an include, a call or a definition.
+strip='
+  s{(/\*.*?\*/)|(//[^\n]*)|("(?:\\.|[^"\\\n])*")|(\x27(?:\\.|[^\x27\\\n])*\x27)}{
+    defined $1 ? "\n" x ($1 =~ tr/\n//)
+    : defined $2 ? ""
+    : $ENV{STRINGS} ? (defined $3 ? "\"\"" : "\x27\x27")
+    : $&
+  }gse;'
+
+# The file's code without comments and literals.
+code_of() { # FILE
+  STRINGS=1 perl -0777 -pe "$strip" "$1"
 }
 
-# The project includes of a file: quoted ones, and <pisa/...> ones.
-includes_of() {
-  code_of "$1" |
-    grep -oE '^[[:space:]]*#[[:space:]]*include[[:space:]]*("[^"]+"|<pisa/[^>]+>)' |
-    sed -E 's/.*["<]([^">]+)[">]$/\1/'
+sources_in() { # FOLDER...
+  find "$@" \( -name '*.c' -o -name '*.h' -o -name '*.cpp' \) | sort
 }
 
 # Where the compiler would find `name` included from `file`, relative to
-# the root; empty when it is none of the project's files.
+# the root, in $resolved; empty when it is none of the project's files.
 resolve() { # FILE NAME
-  local file=$1 name=$2 top=${1%%/*} dir
-  for dir in "$(dirname "$file")" include "$top" metrics analysislib cli/lib cli; do
+  local file=$1 name=$2 dir
+  resolved=
+  for dir in "${file%/*}" include "${file%%/*}" metrics analysislib cli/lib cli; do
     if [[ -f $dir/$name ]]; then
-      realpath --relative-to=. "$dir/$name"
-      return
+      resolved=$dir/$name
+      if [[ $resolved == *..* ]]; then
+        resolved=$(realpath --relative-to=. "$resolved")
+      fi
+      return 0
     fi
   done
 }
 
-sources_in() { # FOLDER...
-  find "$@" -name '*.c' -o -name '*.h' -o -name '*.cpp' | sort
+# includes[FILE]: what the project includes of FILE (quoted ones and
+# <pisa/...> ones) resolve to, for every source of the given folders.
+declare -A includes
+read_includes() { # FOLDER...
+  local file name
+  while IFS=$'\t' read -r file name; do
+    resolve "$file" "$name"
+    includes[$file]+="$resolved "
+  done < <(perl -0777 -ne "$strip"'
+    while (/^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<(pisa\/[^>]+)>)/mg) {
+      print "$ARGV\t", $1 // $2, "\n";
+    }' $(sources_in "$@"))
 }
 
-# ---- metrics/ ----------------------------------------------------------------
-
-check_metrics() {
-  local file name target
-  for file in $(sources_in metrics); do
-    for name in $(includes_of "$file"); do
-      target=$(resolve "$file" "$name")
-      [[ -z $target || $target == metrics/* || $target == include/pisa/vocabulary.h ]] && continue
-      violation "$file" "metrics/ includes only its own headers and include/pisa/vocabulary.h, not $target"
-    done
-  done
-}
-
-# ---- analysislib/ ------------------------------------------------------------
-
-check_runtime() {
-  local file name target
-  for file in $(sources_in analysislib); do
-    for name in $(includes_of "$file"); do
-      target=$(resolve "$file" "$name")
-      [[ $target == cli/* ]] &&
-        violation "$file" "analysislib/ never includes cli/ ($target)"
+# Reports each include of the files for which the test `forbidden TARGET`
+# holds, as a violation of RULE.
+check_includes() { # RULE FORBIDDEN FILE...
+  local rule=$1 forbidden=$2 file target
+  shift 2
+  for file in "$@"; do
+    for target in ${includes[$file]-}; do
+      $forbidden "$target" && violation "$file" "$rule ($target)"
     done
   done
   return 0
 }
 
+# ---- metrics/ and analysislib/ -----------------------------------------------
+
+# What metrics/ and analysislib/ must not include.
+not_vocabulary() { [[ $1 != metrics/* && $1 != include/pisa/vocabulary.h ]]; }
+in_cli() { [[ $1 == cli/* ]]; }
+
 # ---- cli/ --------------------------------------------------------------------
 
-# The cmd_<name> functions that the command files define.
-command_functions() {
+# The cmd_<name> functions of the command files, as a pattern a|b|...
+command_pattern() {
   local file
   for file in cli/cmd_*.c; do
-    code_of "$file" --no-strings | grep -oE '^int[[:space:]]+cmd_[a-z0-9_]+\(' | sed -E 's/^int[[:space:]]+//; s/\($//'
-  done | sort -u
+    code_of "$file" | grep -oE '^int[[:space:]]+cmd_[a-z0-9_]+\(' |
+      sed -E 's/^int[[:space:]]+//; s/\($//'
+  done | sort -u | paste -sd '|'
 }
 
-# Names of the functions a file defines with external linkage.
+# Names of the functions that code (on stdin) defines with external linkage.
 external_definitions() {
-  code_of "$1" --no-strings | perl -0777 -ne '
+  perl -0777 -ne '
     while (/^(?!static\b)[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{}]*\)\s*\{/mg) {
       print "$1\n";
     }'
 }
 
-# Whether the file's code calls function `fn`.
-calls() { # FILE FN
-  code_of "$1" --no-strings | grep -qE "(^|[^A-Za-z0-9_])$2[[:space:]]*\("
+# Which of the functions of the pattern a|b|... code (on stdin) calls.
+called() { # PATTERN
+  grep -oE "(^|[^A-Za-z0-9_])($1)[[:space:]]*\(" | grep -oE "$1" | sort -u
 }
 
-check_commands() {
-  local file name target own fn
-  local -a commands
-  mapfile -t commands < <(command_functions)
+# What a command and cli/lib must not include: a command's header is any
+# header of cli/ but commands.h, the dispatcher's table.
+command_header() { [[ $1 == cli/* && $1 != cli/lib/* && $1 != cli/commands.h ]]; }
+outside_lib() { [[ $1 == cli/* && $1 != cli/lib/* ]]; }
+
+check_commands() { # PATTERN
+  local file own fn code
+  check_includes "a command includes no other command's header" command_header \
+    cli/cmd_*.c
   for file in cli/cmd_*.c; do
     own=$(basename "$file" .c)
-    own=${own//-/_}
-    for name in $(includes_of "$file"); do
-      target=$(resolve "$file" "$name")
-      [[ $target == cli/* && $target != cli/lib/* && $target != cli/commands.h ]] &&
-        violation "$file" "a command includes no other command's header ($target)"
+    code=$(code_of "$file")
+    for fn in $(called "$1" <<<"$code"); do
+      [[ $fn != "$own" ]] && violation "$file" "a command calls no other command ($fn)"
     done
-    for fn in "${commands[@]}"; do
-      [[ $fn != "$own" ]] && calls "$file" "$fn" &&
-        violation "$file" "a command calls no other command ($fn)"
-    done
-    for fn in $(external_definitions "$file"); do
+    for fn in $(external_definitions <<<"$code"); do
       [[ $fn != "$own" ]] &&
         violation "$file" "a command defines only its own $own(), everything else static or in cli/lib ($fn)"
     done
@@ -151,27 +156,26 @@ check_commands() {
   return 0
 }
 
-check_library() {
-  local file name target fn
-  local -a commands
-  mapfile -t commands < <(command_functions)
+check_library() { # PATTERN
+  local file fn
+  check_includes "cli/lib never includes a command's header" outside_lib \
+    $(sources_in cli/lib)
   for file in $(sources_in cli/lib); do
-    for name in $(includes_of "$file"); do
-      target=$(resolve "$file" "$name")
-      [[ $target == cli/* && $target != cli/lib/* ]] &&
-        violation "$file" "cli/lib never includes a command's header ($target)"
-    done
-    for fn in "${commands[@]}"; do
-      calls "$file" "$fn" && violation "$file" "cli/lib never calls a command ($fn)"
+    for fn in $(code_of "$file" | called "$1"); do
+      violation "$file" "cli/lib never calls a command ($fn)"
     done
   done
   return 0
 }
 
-((skip_metrics)) || check_metrics
-check_runtime
-check_commands
-check_library
+read_includes metrics analysislib cli
+((skip_metrics)) || check_includes \
+  "metrics/ includes only its own headers and include/pisa/vocabulary.h" \
+  not_vocabulary $(sources_in metrics)
+check_includes "analysislib/ never includes cli/" in_cli $(sources_in analysislib)
+pattern=$(command_pattern)
+check_commands "${pattern:-cmd_}"
+check_library "${pattern:-cmd_}"
 
 if ((violations)); then
   echo "deps: $violations violation(s) of the dependency rules" >&2
