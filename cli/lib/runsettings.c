@@ -192,7 +192,7 @@ void run_check_mode(const struct run_settings *s) {
 
 /* ---- The runtime's environment ------------------------------------------- */
 
-/* The counter-mode variables of the runtime (counter_registry.c). */
+/* The runtime's counter-mode variables (analysislib/config.c, counter/). */
 static void counter_env(const struct run_settings *s, struct strvec *env) {
   char number[32];
   child_env_set(env, "PISA_MODE", s->counter ? "counter" : "deep", 1);
