@@ -2,16 +2,15 @@
  * ranks of an MPI job that the user ran with their own mpirun (per-rank
  * documents, or the runtime's raw results) into one document with `ranks`,
  * the job's `mpi` object and merged `totals`. */
+#include "cmdline.h"
 #include "commands.h"
 #include "document.h"
+#include "jsonpath.h"
+#include "numbers.h"
 #include "rankmerge.h"
 #include "util.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 struct merge_options {
   const char *output;
@@ -21,34 +20,28 @@ struct merge_options {
   int quiet;
 };
 
-static void merge_usage(FILE *f) {
-  fputs("usage: pisa-char merge [options] -o OUT FILE...\n"
-        "\n"
-        "Merges the results of the ranks of one MPI job into OUT: result\n"
-        "documents written by 'mpirun ... pisa-char ./app' (one per rank,\n"
-        "APP.rankN.pisa.json) or merged before, or the raw results of\n"
-        "'PISA_OUTPUT_DIR=DIR mpirun ... ./app' (DIR/raw.PID.json). OUT has\n"
-        "one entry per rank in \"ranks\", every thread with its rank, the\n"
-        "merged totals and the job's communication matrix in \"mpi\".\n"
-        "\n"
-        "Options:\n"
-        "  -o, --output OUT   the merged document (required)\n"
-        "      --force        overwrite OUT\n"
-        "      --size N       the job had N ranks: missing ones are failures\n"
-        "      --program PATH the program, for raw results (documents name\n"
-        "                     it themselves)\n"
-        "  -q, --quiet        print no summary\n"
-        "  -h, --help         show this help\n"
-        "\n"
-        "Exit status: 0 when every rank succeeded, 1 when the merged\n"
-        "document is incomplete (the failing ranks are in mpi.failed_ranks),\n"
-        "2 for bad usage or input.\n",
-        f);
-}
-
-static _Noreturn void merge_usage_error(const char *fmt, const char *arg) {
-  usage_error(merge_usage, fmt, arg);
-}
+static const char usage_text[] =
+    "usage: pisa-char merge [options] -o OUT FILE...\n"
+    "\n"
+    "Merges the results of the ranks of one MPI job into OUT: result\n"
+    "documents written by 'mpirun ... pisa-char ./app' (one per rank,\n"
+    "APP.rankN.pisa.json) or merged before, or the raw results of\n"
+    "'PISA_OUTPUT_DIR=DIR mpirun ... ./app' (DIR/raw.PID.json). OUT has\n"
+    "one entry per rank in \"ranks\", every thread with its rank, the\n"
+    "merged totals and the job's communication matrix in \"mpi\".\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output OUT   the merged document (required)\n"
+    "      --force        overwrite OUT\n"
+    "      --size N       the job had N ranks: missing ones are failures\n"
+    "      --program PATH the program, for raw results (documents name\n"
+    "                     it themselves)\n"
+    "  -q, --quiet        print no summary\n"
+    "  -h, --help         show this help\n"
+    "\n"
+    "Exit status: 0 when every rank succeeded, 1 when the merged\n"
+    "document is incomplete (the failing ranks are in mpi.failed_ranks),\n"
+    "2 for bad usage or input.\n";
 
 enum { OPT_FORCE = 256, OPT_SIZE, OPT_PROGRAM };
 
@@ -62,67 +55,48 @@ static const struct option MergeOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int parse_size(const char *arg) {
-  char *end;
-  errno = 0;
-  long n = strtol(arg, &end, 10);
-  if (errno || *end || end == arg || n < 1 || n > 1 << 20)
-    merge_usage_error("--size %s: expected a number of ranks", arg);
-  return (int)n;
-}
+static const struct command_line MergeLine = {
+    .name = "merge",
+    .usage = usage_text,
+    .short_options = ":o:qh",
+    .options = MergeOptions,
+    .style = USAGE_LIKE_RUN,
+};
 
-static int parse_merge_options(int argc, char **argv,
-                               struct merge_options *opt) {
-  int c;
-  optind = 0;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, ":o:qh", MergeOptions, NULL)) != -1) {
-    switch (c) {
-    case 'o':
-      opt->output = optarg;
-      break;
-    case OPT_FORCE:
-      opt->force = 1;
-      break;
-    case OPT_SIZE:
-      opt->size = parse_size(optarg);
-      break;
-    case OPT_PROGRAM:
-      opt->program = optarg;
-      break;
-    case 'q':
-      opt->quiet = 1;
-      break;
-    case 'h':
-      merge_usage(stdout);
-      check_stdout();
-      exit(0);
-    case ':':
-      merge_usage_error("option '%s' needs an argument", argv[optind - 1]);
-    default:
-      merge_usage_error("unknown option '%s'", argv[optind - 1]);
-    }
+static int take_option(int opt, char *arg, void *ctx) {
+  struct merge_options *o = ctx;
+  long size;
+  switch (opt) {
+  case 'o':
+    o->output = arg;
+    break;
+  case OPT_FORCE:
+    o->force = 1;
+    break;
+  case OPT_SIZE:
+    if (parse_long(arg, 1, 1 << 20, &size))
+      return usage_error(&MergeLine, "--size %s: expected a number of ranks",
+                         arg);
+    o->size = (int)size;
+    break;
+  case OPT_PROGRAM:
+    o->program = arg;
+    break;
+  case 'q':
+    o->quiet = 1;
+    break;
   }
-  if (!opt->output)
-    merge_usage_error("%s", "no output file (-o OUT)");
-  if (optind >= argc)
-    merge_usage_error("%s", "no files to merge");
-  return optind;
+  return 0;
 }
 
 /* Warns about each failed rank; returns how many there are. */
 static size_t report_failures(json_object *doc) {
-  json_object *mpi, *failed;
-  if (!json_object_object_get_ex(doc, "mpi", &mpi) ||
-      !json_object_object_get_ex(mpi, "failed_ranks", &failed))
-    return 0;
-  size_t n = json_object_array_length(failed);
+  json_object *failed = json_at(doc, "mpi/failed_ranks");
+  size_t n = failed ? json_object_array_length(failed) : 0;
   for (size_t i = 0; i < n; i++) {
-    json_object *f = json_object_array_get_idx(failed, i), *rank, *reason;
-    json_object_object_get_ex(f, "rank", &rank);
-    json_object_object_get_ex(f, "reason", &reason);
-    warning("rank %d: %s", json_object_get_int(rank),
-            json_object_get_string(reason));
+    json_object *f = json_object_array_get_idx(failed, i);
+    warning("rank %d: %s", json_object_get_int(json_at(f, "rank")),
+            json_object_get_string(json_at(f, "reason")));
   }
   return n;
 }
@@ -140,19 +114,23 @@ static int write_merged(json_object *doc, const char *output, int force,
     error("%s", err);
     return -1;
   }
-  json_object *ranks, *mpi, *size;
-  json_object_object_get_ex(doc, "ranks", &ranks);
-  json_object_object_get_ex(doc, "mpi", &mpi);
-  json_object_object_get_ex(mpi, "size", &size);
   if (!quiet)
     fprintf(stderr, "%s: wrote %s: %zu of %d ranks\n", pisa_progname, output,
-            json_object_array_length(ranks), json_object_get_int(size));
+            json_object_array_length(json_at(doc, "ranks")),
+            json_object_get_int(json_at(doc, "mpi/size")));
   return 0;
 }
 
 int cmd_merge(int argc, char **argv) {
   struct merge_options opt = {0};
-  int first = parse_merge_options(argc, argv, &opt);
+  int status = cmdline_parse(&MergeLine, argc, argv, take_option, &opt);
+  if (status != CMDLINE_PARSED)
+    return status;
+  if (!opt.output)
+    return usage_error(&MergeLine, "no output file (-o OUT)");
+  if (optind >= argc)
+    return usage_error(&MergeLine, "no files to merge");
+  int first = optind;
   struct pisa_rank_merge m;
   pisa_rank_merge_init(&m, opt.size);
   for (int i = first; i < argc; i++) {
@@ -169,7 +147,7 @@ int cmd_merge(int argc, char **argv) {
   if (!doc)
     die("%s", m.err);
   size_t failed = report_failures(doc);
-  int status = write_merged(doc, opt.output, opt.force, opt.quiet);
+  status = write_merged(doc, opt.output, opt.force, opt.quiet);
   json_object_put(doc);
   return status != 0 ? 2 : failed ? 1 : 0;
 }

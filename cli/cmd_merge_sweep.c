@@ -2,12 +2,12 @@
  * the slices of a sweep (`pisa-char sweep --shard K/N`, or the ranks of an
  * mpirun) into one summary.json and summary.csv, refusing overlapping or
  * missing benchmarks. */
+#include "cmdline.h"
 #include "commands.h"
 #include "sweep_summary.h"
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <glob.h>
 #include <libgen.h>
 #include <limits.h>
@@ -33,30 +33,42 @@ struct merge {
   char *out;          /* absolute output directory */
 };
 
-static void merge_usage(FILE *f) {
-  fputs("usage: pisa-char merge-sweep [-o DIR] DIR|SUMMARY...\n"
-        "\n"
-        "Joins the summaries of the slices of one sweep ('pisa-char sweep\n"
-        "--shard K/N', or the ranks of an mpirun) into DIR/summary.json and\n"
-        "DIR/summary.csv. Each DIR contributes its summary.shard-K-of-N.json\n"
-        "files, or else its summary.json. Every benchmark of the suite must\n"
-        "be in exactly one of them.\n"
-        "\n"
-        "Options:\n"
-        "  -o, --out DIR  where to write the summary (default: the first\n"
-        "                 directory given)\n"
-        "  -h, --help     show this help\n"
-        "\n"
-        "Exit status: 0 when every benchmark succeeded, 1 when some failed\n"
-        "or the slices do not make up the suite, 2 for bad usage or input.\n",
-        f);
-}
+static const char usage_text[] =
+    "usage: pisa-char merge-sweep [-o DIR] DIR|SUMMARY...\n"
+    "\n"
+    "Joins the summaries of the slices of one sweep ('pisa-char sweep\n"
+    "--shard K/N', or the ranks of an mpirun) into DIR/summary.json and\n"
+    "DIR/summary.csv. Each DIR contributes its summary.shard-K-of-N.json\n"
+    "files, or else its summary.json. Every benchmark of the suite must\n"
+    "be in exactly one of them.\n"
+    "\n"
+    "Options:\n"
+    "  -o, --out DIR  where to write the summary (default: the first\n"
+    "                 directory given)\n"
+    "  -h, --help     show this help\n"
+    "\n"
+    "Exit status: 0 when every benchmark succeeded, 1 when some failed\n"
+    "or the slices do not make up the suite, 2 for bad usage or input.\n";
 
 static const struct option MergeOptions[] = {
     {"out", required_argument, NULL, 'o'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
+
+static const struct command_line MergeSweepLine = {
+    .name = "merge-sweep",
+    .usage = usage_text,
+    .short_options = ":o:h",
+    .options = MergeOptions,
+    .style = USAGE_LIKE_MERGE_SWEEP,
+};
+
+static int take_option(int opt, char *arg, void *ctx) {
+  (void)opt; /* -o is the only one */
+  *(const char **)ctx = arg;
+  return 0;
+}
 
 static int is_dir(const char *path) {
   struct stat st;
@@ -211,24 +223,11 @@ static int write_merged(struct merge *m) {
 
 int cmd_merge_sweep(int argc, char **argv) {
   const char *out = NULL;
-  int c;
-  optind = 0;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, ":o:h", MergeOptions, NULL)) != -1) {
-    if (c == 'o')
-      out = optarg;
-    else if (c == 'h') {
-      merge_usage(stdout);
-      check_stdout();
-      return 0;
-    } else
-      die("merge-sweep: %s '%s'; see 'pisa-char merge-sweep --help'",
-          c == ':' ? "option needs an argument" : "unknown option",
-          argv[optind - 1]);
-  }
+  int status = cmdline_parse(&MergeSweepLine, argc, argv, take_option, &out);
+  if (status != CMDLINE_PARSED)
+    return status;
   if (optind >= argc)
-    die("merge-sweep: no directories given; see 'pisa-char merge-sweep "
-        "--help'");
+    return usage_error(&MergeSweepLine, "no directories given");
   if (out)
     mkdir(out, 0777); /* realpath below reports what went wrong */
   struct merge m = {0};
@@ -244,7 +243,7 @@ int cmd_merge_sweep(int argc, char **argv) {
   m.owner = xcalloc(n, sizeof *m.owner);
   int problems = collect_rows(&m);
   problems += report_missing(&m);
-  int status = problems ? 1 : write_merged(&m);
+  status = problems ? 1 : write_merged(&m);
   for (size_t i = 0; i < n; i++)
     json_object_put(m.rows[i]);
   for (size_t i = 0; i < m.ninputs; i++) {

@@ -1,11 +1,14 @@
 /* cmd_show.c: `pisa-char show FILE`, a terminal summary of one result
  * document: the run, the headline metrics of the whole program and the
  * functions that execute the most instructions and memory accesses. */
+#include "cmdline.h"
 #include "commands.h"
+#include "docmetrics.h"
 #include "docset.h"
+#include "jsonpath.h"
+#include "numbers.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +29,6 @@ static const char usage_text[] =
     "or invalid document.\n";
 
 #define LABEL_WIDTH 18
-
-static const char *const Categories[] = {"memory",  "int",        "fp",
-                                         "bitwise", "conversion", "address",
-                                         "control", "vector",     "other"};
-#define NUM_CATEGORIES (sizeof Categories / sizeof *Categories)
 
 static void print_label(const char *label) {
   printf("  %-*s", LABEL_WIDTH, label);
@@ -56,15 +54,13 @@ static void show_run(const struct pisa_doc *doc) {
 }
 
 static void show_mix(json_object *totals, double instructions) {
-  for (size_t i = 0; i < NUM_CATEGORIES; i++) {
+  for (size_t i = 0; i < PISA_CAT_COUNT; i++) {
     if (i % 5 == 0)
       print_label(i == 0 ? "mix (% of instr.)" : "");
-    char path[64];
-    snprintf(path, sizeof path, "instruction_mix/categories/%s", Categories[i]);
-    double n = json_count_at(totals, path);
-    printf(" %s %.1f%%", Categories[i],
+    double n = json_count_at(totals, metrics_category_path(i));
+    printf(" %s %.1f%%", metrics_category_name(i),
            instructions > 0 ? 100 * n / instructions : 0.0);
-    if (i % 5 == 4 || i + 1 == NUM_CATEGORIES)
+    if (i % 5 == 4 || i + 1 == PISA_CAT_COUNT)
       putchar('\n');
   }
 }
@@ -109,40 +105,33 @@ static void show_locality(json_object *totals) {
     puts(" n/a");
 }
 
-static void show_miss_ratios(json_object *totals) {
-  json_object *all = json_at(totals, "miss_ratio");
+/* LABEL and each entry of the array at `key`, " n/a" when there is none. */
+static void show_list(json_object *totals, const char *key, const char *label,
+                      void (*show_entry)(json_object *e, const char *sep)) {
+  json_object *all = json_at(totals, key);
   size_t n = all ? json_object_array_length(all) : 0;
-  print_label("LRU miss ratio");
+  print_label(label);
   if (n == 0)
     printf(" n/a");
-  for (size_t i = 0; i < n; i++) {
-    json_object *e = json_object_array_get_idx(all, i);
-    char size[32];
-    printf("%s %s/%.0f B %.2f%%", i ? "," : "",
-           format_bytes(size, sizeof size, json_count_at(e, "cache_bytes")),
-           json_count_at(e, "line_bytes"), 100 * json_count_at(e, "ratio"));
-  }
+  for (size_t i = 0; i < n; i++)
+    show_entry(json_object_array_get_idx(all, i), i ? "," : "");
   putchar('\n');
 }
 
-/* The ILP of every schedule (instruction window), in the document's
- * order. */
-static void show_ilp(json_object *totals) {
-  json_object *all = json_at(totals, "ilp");
-  size_t n = all ? json_object_array_length(all) : 0;
-  print_label("ILP");
-  if (n == 0)
-    printf(" n/a");
-  for (size_t i = 0; i < n; i++) {
-    json_object *e = json_object_array_get_idx(all, i);
-    double window = json_count_at(e, "window");
-    if (window == 0)
-      printf("%s unlimited window %.2f", i ? "," : "", json_count_at(e, "ilp"));
-    else
-      printf("%s window %.0f %.2f", i ? "," : "", window,
-             json_count_at(e, "ilp"));
-  }
-  putchar('\n');
+static void show_miss_ratio(json_object *e, const char *sep) {
+  char size[32];
+  printf("%s %s/%.0f B %.2f%%", sep,
+         format_bytes(size, sizeof size, json_count_at(e, "cache_bytes")),
+         json_count_at(e, "line_bytes"), 100 * json_count_at(e, "ratio"));
+}
+
+/* The ILP of one schedule (instruction window). */
+static void show_ilp(json_object *e, const char *sep) {
+  double window = json_count_at(e, "window");
+  if (window == 0)
+    printf("%s unlimited window %.2f", sep, json_count_at(e, "ilp"));
+  else
+    printf("%s window %.0f %.2f", sep, window, json_count_at(e, "ilp"));
 }
 
 static void show_parallelism(json_object *totals) {
@@ -153,7 +142,7 @@ static void show_parallelism(json_object *totals) {
   };
   int shown = 0;
   double v;
-  show_ilp(totals);
+  show_list(totals, "ilp", "ILP", show_ilp); /* in the document's order */
   print_label("DLP, BBLP, PBBLP");
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (json_number_at(totals, names[i][1], &v))
@@ -171,7 +160,7 @@ static void show_totals(json_object *totals) {
   show_bytes(totals);
   show_entropy(totals);
   show_locality(totals);
-  show_miss_ratios(totals);
+  show_list(totals, "miss_ratio", "LRU miss ratio", show_miss_ratio);
   show_parallelism(totals);
 }
 
@@ -233,37 +222,41 @@ static double instructions_of(json_object *m) {
   return json_count_at(m, "instructions");
 }
 
+static const struct option ShowOptions[] = {
+    {"top", required_argument, NULL, 't'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const struct command_line ShowLine = {
+    .name = "show",
+    .usage = usage_text,
+    .short_options = ":h",
+    .options = ShowOptions,
+    .style = USAGE_LIKE_SHOW,
+};
+
+static int take_option(int opt, char *arg, void *ctx) {
+  (void)opt; /* --top is the only one */
+  if (parse_long(arg, 0, 1000000, ctx))
+    return usage_error(&ShowLine, "--top wants a count >= 0, not '%s'", arg);
+  return 0;
+}
+
 int cmd_show(int argc, char **argv) {
-  static const struct option options[] = {
-      {"top", required_argument, NULL, 't'},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0},
-  };
   long top = 5;
-  int opt;
-  optind = 0;
-  opterr = 0;
-  while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(usage_text, stdout);
-      return 0;
-    }
-    if (opt != 't')
-      return cmd_bad_option("show", usage_text, opt, argv);
-    if (parse_long(optarg, 0, 1000000, &top))
-      return cmd_usage_error("show", usage_text,
-                             "--top wants a count >= 0, not '%s'", optarg);
-  }
+  int status = cmdline_parse(&ShowLine, argc, argv, take_option, &top);
+  if (status != CMDLINE_PARSED)
+    return status;
   if (argc - optind != 1)
-    return cmd_usage_error("show", usage_text, "expected one FILE");
+    return usage_error(&ShowLine, "expected one FILE");
   struct pisa_docset set;
   if (docset_load(&set, argv + optind, 1))
     return 2;
   if (set.count != 1) {
     docset_free(&set);
-    return cmd_usage_error("show", usage_text,
-                           "%s holds several documents; show one FILE",
-                           argv[optind]);
+    return usage_error(&ShowLine, "%s holds several documents; show one FILE",
+                       argv[optind]);
   }
   const struct pisa_doc *doc = &set.docs[0];
   show_run(doc);

@@ -1,13 +1,12 @@
 /* cmd_validate.c: `pisa-char validate`, which checks documents against the
  * built-in JSON Schema that their "schema" key names, or a given one.
  * Exit status: 0 all valid, 1 some invalid, 2 bad usage or unreadable input. */
+#include "cmdline.h"
 #include "commands.h"
 #include "jsonschema.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <json-c/json.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -91,73 +90,59 @@ static int validate_file(const char *path, const struct pisa_schema *chosen) {
   return status;
 }
 
-static int help(void) {
-  fputs(usage_text, stdout);
-  check_stdout();
+static const struct option ValidateOptions[] = {
+    {"schema", required_argument, NULL, 's'},
+    {"raw", no_argument, NULL, 'r'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const struct command_line ValidateLine = {
+    .name = "validate",
+    .usage = usage_text,
+    .short_options = ":h",
+    .options = ValidateOptions,
+    .style = USAGE_LIKE_SHOW,
+};
+
+struct options {
+  const char *schema_file;
+  int raw;
+};
+
+static int take_option(int opt, char *arg, void *ctx) {
+  struct options *o = ctx;
+  if (opt == 's')
+    o->schema_file = arg;
+  else
+    o->raw = 1;
   return 0;
 }
 
-static int bad_usage(const char *fmt, ...) PISA_PRINTF(1, 2);
-static int bad_usage(const char *fmt, ...) {
-  char message[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(message, sizeof message, fmt, ap);
-  va_end(ap);
-  error("validate: %s", message);
-  fputs(usage_text, stderr);
-  return 2;
-}
-
-/* The message for getopt_long's '?' (unknown) or ':' (missing argument). */
-static int bad_option(int opt, char **argv) {
-  if (opt == ':')
-    return bad_usage("option %s needs an argument", argv[optind - 1]);
-  if (optopt)
-    return bad_usage("unknown option -%c", optopt);
-  return bad_usage("unknown option %s", argv[optind - 1]);
-}
-
 int cmd_validate(int argc, char **argv) {
-  static const struct option options[] = {
-      {"schema", required_argument, NULL, 's'},
-      {"raw", no_argument, NULL, 'r'},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0},
-  };
-  const char *schema_file = NULL;
-  int raw = 0, opt;
-  optind = 0; /* full reset: main may have used getopt already */
-  opterr = 0; /* messages in our own format, below */
-  while ((opt = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
-    if (opt == 's')
-      schema_file = optarg;
-    else if (opt == 'r')
-      raw = 1;
-    else if (opt == 'h')
-      return help();
-    else
-      return bad_option(opt, argv);
-  }
+  struct options o = {0};
+  int status = cmdline_parse(&ValidateLine, argc, argv, take_option, &o);
+  if (status != CMDLINE_PARSED)
+    return status;
   if (optind >= argc)
-    return bad_usage("no file to validate");
-  if (raw && schema_file)
-    return bad_usage("--raw and --schema exclude each other");
+    return usage_error(&ValidateLine, "no file to validate");
+  if (o.raw && o.schema_file)
+    return usage_error(&ValidateLine, "--raw and --schema exclude each other");
 
   struct pisa_schema *loaded = NULL;
   const struct pisa_schema *chosen = NULL;
-  if (schema_file) {
+  if (o.schema_file) {
     char err[1024];
-    chosen = loaded = pisa_schema_load_file(schema_file, err, sizeof err);
+    chosen = loaded = pisa_schema_load_file(o.schema_file, err, sizeof err);
     if (!loaded) {
-      error("%s: %s", schema_file, err);
+      error("%s: %s", o.schema_file, err);
       return 2;
     }
-  } else if (raw && !(chosen = pisa_schema_builtin(RAW_SCHEMA_FILE))) {
+  } else if (o.raw && !(chosen = pisa_schema_builtin(RAW_SCHEMA_FILE))) {
     return 2;
   }
 
-  int status = VALID;
+  status = VALID;
   for (int i = optind; i < argc; i++) {
     int file_status = validate_file(argv[i], chosen);
     if (file_status > status)

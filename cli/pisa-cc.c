@@ -1,9 +1,9 @@
 /* pisa-cc.c: the pisa-cc / pisa-c++ compiler wrappers.  They run clang 19
  * with the user's arguments unchanged, append the pass plugin and debug line
  * tables when compiling and the pisa-char runtime when linking. */
+#include "util.h"
+
 #include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,38 +17,6 @@
 #define PISA_MPI_SHARED_NAME "libpisa_mpi.so"
 #define PISA_MPI_STATIC_NAME "libpisa_mpi.a"
 #define PISA_OPTION_PREFIX "--pisa-"
-
-static const char *progname = "pisa-cc";
-
-static void vreport(const char *kind, const char *fmt, va_list ap) {
-  fprintf(stderr, "%s: %s", progname, kind);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-}
-
-__attribute__((format(printf, 1, 2))) static void warn(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vreport("warning: ", fmt, ap);
-  va_end(ap);
-}
-
-/* pisa-cc's own failures (bad usage, missing files) exit 2. */
-__attribute__((format(printf, 1, 2))) _Noreturn static void
-fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vreport("", fmt, ap);
-  va_end(ap);
-  exit(2);
-}
-
-static char *concat(const char *a, const char *b) {
-  char *s = malloc(strlen(a) + strlen(b) + 1);
-  if (!s)
-    fail("out of memory");
-  return strcat(strcpy(s, a), b);
-}
 
 /* ---- What the user's command line asks clang to do --------------------- */
 
@@ -205,13 +173,13 @@ static void usage(FILE *out) {
           "docs/counter-mode.md)\n"
           "  --pisa-help            this text\n"
           "Environment: PISA_CLANG / PISA_CLANGXX replace the compiler.\n",
-          progname);
+          pisa_progname);
 }
 
 /* --pisa-mode=M, also spelt --mode=M as DESIGN.md does. */
 static void handle_mode(struct request *rq, const char *arg, const char *mode) {
   if (strcmp(mode, "deep") && strcmp(mode, "counter"))
-    fail("unsupported %s: the modes are deep and counter", arg);
+    die("unsupported %s: the modes are deep and counter", arg);
   rq->counter_mode = !strcmp(mode, "counter");
 }
 
@@ -229,7 +197,7 @@ static void handle_pisa_option(struct request *rq, const char *arg) {
     usage(stdout);
     exit(0);
   } else
-    fail("unknown option %s (see --pisa-help)", arg);
+    die("unknown option %s (see --pisa-help)", arg);
 }
 
 /* ---- The clang command line -------------------------------------------- */
@@ -242,9 +210,7 @@ struct command {
 static void insert(struct command *cmd, int at, const char *arg) {
   if (cmd->argc + 1 >= cmd->capacity) {
     cmd->capacity = 2 * cmd->capacity + 16;
-    cmd->argv = realloc(cmd->argv, (size_t)cmd->capacity * sizeof *cmd->argv);
-    if (!cmd->argv)
-      fail("out of memory");
+    cmd->argv = xrealloc(cmd->argv, (size_t)cmd->capacity * sizeof *cmd->argv);
   }
   memmove(cmd->argv + at + 1, cmd->argv + at,
           (size_t)(cmd->argc - at) * sizeof *cmd->argv);
@@ -286,28 +252,11 @@ static void scan_arguments(int argc, char **argv, struct request *rq,
   }
 }
 
-/* Where pisa-char is installed: the parent of the directory holding this
- * executable (found through /proc/self/exe, so symlinks to it work). */
-static char *install_prefix(void) {
-  static char path[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0)
-    fail("cannot locate own executable: %s", strerror(errno));
-  path[n] = '\0';
-  for (int up = 0; up < 2; up++) {
-    char *slash = strrchr(path, '/');
-    if (!slash)
-      fail("cannot locate own executable: %s", path);
-    *slash = '\0';
-  }
-  return path;
-}
-
 static const char *require_file(const char *dir, const char *name,
                                 const char *what) {
-  char *path = concat(dir, name);
+  char *path = xasprintf("%s%s", dir, name);
   if (access(path, R_OK))
-    fail("%s not found: %s: %s", what, path, strerror(errno));
+    die("%s not found: %s: %s", what, path, strerror(errno));
   return path;
 }
 
@@ -319,9 +268,9 @@ static void add_compile_flags(struct command *cmd, const struct request *rq,
   if (!rq->no_codegen && (rq->has_c_family || rq->has_ir)) {
     const char *plugin =
         require_file(libdir, "/" PISA_PLUGIN_NAME, "pisa-char pass plugin");
-    push(cmd, concat("-fpass-plugin=", plugin));
+    push(cmd, xasprintf("-fpass-plugin=%s", plugin));
     if (rq->counter_mode) { /* loaded early so that -mllvm knows the option */
-      push(cmd, concat("-fplugin=", plugin));
+      push(cmd, xasprintf("-fplugin=%s", plugin));
       push(cmd, "-mllvm");
       push(cmd, "-pisa-mode=counter");
     }
@@ -329,7 +278,7 @@ static void add_compile_flags(struct command *cmd, const struct request *rq,
       push(cmd, "-gline-tables-only");
   }
   if (rq->has_c_family) {
-    push(cmd, concat("-I", incdir));
+    push(cmd, xasprintf("-I%s", incdir));
     push(cmd, "-DPISA_INSTRUMENTED=1");
   }
 }
@@ -350,8 +299,8 @@ static void add_link_flags(struct command *cmd, const struct request *rq,
     return;
   }
   require_file(libdir, "/" PISA_RT_SHARED_NAME, "pisa-char runtime");
-  push(cmd, concat("-L", libdir));
-  push(cmd, concat("-Wl,-rpath,", libdir));
+  push(cmd, xasprintf("-L%s", libdir));
+  push(cmd, xasprintf("-Wl,-rpath,%s", libdir));
   push(cmd, "-lpisa_rt");
 }
 
@@ -364,15 +313,14 @@ static void push_mpi_flags(struct command *cmd, const char *what) {
   char *line = NULL, *shell = NULL;
   size_t cap = 0;
   mpicc = mpicc && *mpicc ? mpicc : "mpicc";
-  if (asprintf(&shell, "%s --showme:%s", mpicc, what) < 0)
-    fail("out of memory");
+  shell = xasprintf("%s --showme:%s", mpicc, what);
   FILE *p = popen(shell, "r");
   ssize_t n = p ? getline(&line, &cap, p) : -1;
   int status = p ? pclose(p) : -1;
   if (n < 0 || status != 0)
-    fail("--pisa-mpi: '%s' failed; install OpenMPI (libopenmpi-dev) or set "
-         "PISA_MPICC to its mpicc",
-         shell);
+    die("--pisa-mpi: '%s' failed; install OpenMPI (libopenmpi-dev) or set "
+        "PISA_MPICC to its mpicc",
+        shell);
   for (char *word = strtok(line, " \t\n"); word; word = strtok(NULL, " \t\n"))
     push(cmd, word);
   free(shell);
@@ -410,8 +358,10 @@ static void add_pisa_flags(struct command *cmd, const struct request *rq) {
   if (rq->query || !rq->has_input)
     return;
   const char *prefix = install_prefix();
-  const char *libdir = concat(prefix, "/" PISA_LIBDIR);
-  const char *incdir = concat(prefix, "/" PISA_INCDIR);
+  if (!prefix)
+    die("cannot locate own executable: %s", strerror(errno));
+  const char *libdir = xasprintf("%s/" PISA_LIBDIR, prefix);
+  const char *incdir = xasprintf("%s/" PISA_INCDIR, prefix);
   if (rq->mpi)
     push_mpi_flags(cmd, "compile");
   add_compile_flags(cmd, rq, libdir, incdir);
@@ -449,7 +399,7 @@ static int print_command(const struct command *cmd) {
   }
   putchar('\n');
   if (fflush(stdout) || ferror(stdout))
-    fail("cannot write the command: %s", strerror(errno));
+    die("cannot write the command: %s", strerror(errno));
   return 0;
 }
 
@@ -469,19 +419,19 @@ static const char *compiler_path(bool cxx) {
 
 int main(int argc, char **argv) {
   bool cxx = argc > 0 && is_cxx_driver(argv[0]);
-  progname = cxx ? "pisa-c++" : "pisa-cc";
+  pisa_progname = cxx ? "pisa-c++" : "pisa-cc";
 
   struct request rq = {0};
   struct command cmd = {NULL, 0, 0};
   push(&cmd, compiler_path(cxx));
   scan_arguments(argc, argv, &rq, &cmd);
   if (rq.dropped_lto)
-    warn("-flto is ignored: instrumentation runs at compile time");
+    warning("-flto is ignored: instrumentation runs at compile time");
   add_pisa_flags(&cmd, &rq);
   cmd.argv[cmd.argc] = NULL;
 
   if (rq.print_command)
     return print_command(&cmd);
   execv(cmd.argv[0], (char **)cmd.argv);
-  fail("cannot run %s: %s", cmd.argv[0], strerror(errno));
+  die("cannot run %s: %s", cmd.argv[0], strerror(errno));
 }

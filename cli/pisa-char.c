@@ -4,12 +4,14 @@
  * `pisa-char ./app` means `pisa-char run ./app`.
  *
  * To add a command NAME:
- *   1. write cli/cmd_NAME.c with `int cmd_NAME(int argc, char **argv)`;
- *      argv[0] is "NAME"; parse with getopt_long after `optind = 0`; print
- *      the usage to stdout and exit 0 on --help, to stderr and exit 2 on a
- *      usage error; return the exit status;
- *   2. declare it in cli/commands.h and add the file to pisa_cli_core in
- *      cli/CMakeLists.txt;
+ *   1. write cli/cmd_NAME.c with `int cmd_NAME(int argc, char **argv)`, its
+ *      only external function (argv[0] is "NAME"): its options in one
+ *      struct command_line parsed with cmdline_parse() (lib/cmdline.h,
+ *      which prints the usage on --help and reports usage errors with exit
+ *      status 2); return the exit status. Code another command could use
+ *      goes into cli/lib/, never into a command (tests/tools/check_deps.sh);
+ *   2. declare it in cli/commands.h and add the file to pisa_cli_commands
+ *      in cli/CMakeLists.txt;
  *   3. add a row to Commands[] below (the order is the order of --help). */
 #include "commands.h"
 #include "util.h"

@@ -1,4 +1,4 @@
-/* test_compare.c: the numerics of `pisa-char compare` (cli/compare.h):
+/* test_compare.c: the numerics of `pisa-char compare` (cli/lib/compare.h):
  * z-scores, principal components of a 3x2 matrix worked out by hand, and
  * the deterministic k-means. */
 #include "check.h"

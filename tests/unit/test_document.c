@@ -1,6 +1,7 @@
-/* test_document.c: cli/document.c's atomic, no-clobber JSON writer (new
- * file, existing file with and without force, missing directory), JSON file
- * reading errors, and the raw result -> pisa-char/1 transformation. */
+/* test_document.c: cli/lib/document.c's atomic, no-clobber JSON writer
+ * (over atomicfile.c: new file, existing file with and without force,
+ * missing directory), JSON file reading errors, and the raw result ->
+ * pisa-char/1 transformation. */
 #include <dirent.h>
 #include <json-c/json.h>
 #include <stdio.h>

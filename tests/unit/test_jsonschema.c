@@ -1,5 +1,5 @@
-/* test_jsonschema.c: the JSON Schema validator (cli/jsonschema.c) keyword by
- * keyword, its load-time checks and parser errors, the built-in schemas, and
+/* test_jsonschema.c: the JSON Schema validator (cli/lib/jsonschema.c) keyword
+ * by keyword, its load-time checks and parser errors, the built-in schemas, and
  * `pisa-char validate` (cmd_validate) with its output and exit status. */
 #include "commands.h"
 #include "jsonschema.h"

@@ -1,8 +1,8 @@
-/* test_rank.c: the NMC ranking model (cli/rank.h) and the miss ratio
- * estimated from a reuse histogram (cli/docset.h), against values worked
- * out by hand from the formulas of docs/ranking.md. */
+/* test_rank.c: the NMC ranking model (cli/lib/rank.h) and the miss ratio
+ * estimated from a reuse histogram (cli/lib/docmetrics.h), against values
+ * worked out by hand from the formulas of docs/ranking.md. */
 #include "check.h"
-#include "docset.h"
+#include "docmetrics.h"
 #include "rank.h"
 
 #include <json-c/json.h>

@@ -1,4 +1,4 @@
-/* test_rankmerge.c: merging the METRICS of ranks (cli/rankmerge.c) against
+/* test_rankmerge.c: merging the METRICS of ranks (cli/lib/rankmerge.c) against
  * brute force: the entropy of two random address streams of different
  * address spaces, computed on their union, must equal the merged per-rank
  * entropies; counts add, ratios are weighted means; and two raw results

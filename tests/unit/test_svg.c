@@ -1,5 +1,5 @@
 /* test_svg.c: the scales, ticks, labels, escaping and palette of the
- * report's SVG charts (cli/svg.h), against hand-worked cases and a brute
+ * report's SVG charts (cli/lib/svg.h), against hand-worked cases and a brute
  * force over candidate tick steps, and bar and line geometry. */
 #include "check.h"
 #include "svg.h"

@@ -1,0 +1,86 @@
+/* docmetrics.c: metrics derived from a METRICS object: the instruction
+ * categories, all memory accesses, H_k, and the LRU miss ratio estimated
+ * from reuse distances. */
+#include "docmetrics.h"
+#include "jsonpath.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const char *const Categories[PISA_CAT_COUNT] = PISA_CATEGORY_NAMES;
+
+const char *metrics_category_name(size_t c) { return Categories[c]; }
+
+const char *metrics_category_path(size_t c) {
+  static char paths[PISA_CAT_COUNT][64];
+  if (!paths[c][0])
+    snprintf(paths[c], sizeof paths[c], "instruction_mix/categories/%s",
+             Categories[c]);
+  return paths[c];
+}
+
+double metrics_accesses(json_object *m) {
+  static const char *const single[] = {"loads",  "stores",  "atomics",
+                                       "memset", "gathers", "scatters"};
+  json_object *acc = json_at(m, "memory_accesses");
+  double n = 2 * json_count_at(acc, "memcpy");
+  for (size_t i = 0; i < sizeof single / sizeof *single; i++)
+    n += json_count_at(acc, single[i]);
+  return n;
+}
+
+int metrics_entropy(json_object *m, int k, double *out) {
+  json_object *h = json_at(m, "memory_entropy");
+  if (!h || !json_object_is_type(h, json_type_array) || k < 0 ||
+      (size_t)k >= json_object_array_length(h))
+    return 0;
+  *out = json_object_get_double(json_object_array_get_idx(h, k));
+  return 1;
+}
+
+static json_object *reuse_histogram(json_object *m, unsigned line_bytes) {
+  json_object *all = json_at(m, "reuse_distance");
+  size_t n = all ? json_object_array_length(all) : 0;
+  for (size_t i = 0; i < n; i++) {
+    json_object *h = json_object_array_get_idx(all, i);
+    double line;
+    if (json_number_at(h, "line_bytes", &line) && line == line_bytes)
+      return h;
+  }
+  return NULL;
+}
+
+/* The share of bin i's accesses whose distance is >= lines. Bin 0 holds
+ * distance 0; bin i >= 1 holds [2^(i-1), 2^i). */
+static double bin_share_at_least(size_t i, double lines, int *interpolated) {
+  if (i == 0)
+    return lines <= 0 ? 1 : 0;
+  double lo = ldexp(1, (int)i - 1), hi = ldexp(1, (int)i);
+  if (lines <= lo)
+    return 1;
+  if (lines >= hi)
+    return 0;
+  *interpolated = 1;
+  return (hi - lines) / lo;
+}
+
+int metrics_miss_estimate(json_object *m, uint64_t cache_bytes,
+                          unsigned line_bytes, double *ratio,
+                          int *interpolated) {
+  json_object *h = reuse_histogram(m, line_bytes);
+  json_object *bins = json_at(h, "bins");
+  if (!h || !bins)
+    return 0;
+  double lines = (double)(cache_bytes / line_bytes);
+  double misses = json_count_at(h, "cold"), all = misses;
+  size_t n = json_object_array_length(bins);
+  for (size_t i = 0; i < n; i++) {
+    double count = json_object_get_double(json_object_array_get_idx(bins, i));
+    all += count;
+    misses += count * bin_share_at_least(i, lines, interpolated);
+  }
+  if (all <= 0)
+    return 0;
+  *ratio = misses / all;
+  return 1;
+}

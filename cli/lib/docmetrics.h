@@ -1,0 +1,40 @@
+/* docmetrics.h: metrics derived from a METRICS object of a result document
+ * (the totals or one function) that several commands need: the
+ * instruction categories, all memory accesses, memory entropy at k bits
+ * cut, and the miss ratio of an LRU cache estimated from the reuse
+ * histogram. */
+#ifndef PISA_CLI_DOCMETRICS_H
+#define PISA_CLI_DOCMETRICS_H
+
+#include "pisa/vocabulary.h"
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The instruction categories of instruction_mix/categories, as in the
+ * vocabulary: the name of category c < PISA_CAT_COUNT, and the path of
+ * its count in a METRICS object ("instruction_mix/categories/fp"). */
+const char *metrics_category_name(size_t c);
+const char *metrics_category_path(size_t c);
+
+/* Memory accesses of a METRICS object: loads + stores + atomics + memset +
+ * 2 x memcpy (source and destination) + gathers + scatters, the references
+ * that memory_entropy and reuse_distance count. */
+double metrics_accesses(json_object *metrics);
+
+/* H_k of memory_entropy; 1 when present, else 0. */
+int metrics_entropy(json_object *metrics, int k, double *out);
+
+/* The miss ratio of a fully associative LRU cache of cache_bytes with
+ * line_bytes lines, estimated from the reuse histogram of that line size:
+ * (cold + accesses with distance >= C) / all, C = cache_bytes / line_bytes
+ * lines. When C is not a power of two, the bin [2^(i-1), 2^i) holding C
+ * counts with the fraction (2^i - C) / 2^(i-1) of its accesses (uniform
+ * within the bin) and *interpolated is set. 1 when the histogram exists
+ * and has accesses, else 0. */
+int metrics_miss_estimate(json_object *metrics, uint64_t cache_bytes,
+                          unsigned line_bytes, double *ratio,
+                          int *interpolated);
+
+#endif

@@ -1,0 +1,580 @@
+/* rankmerge.c: the ranks of an MPI job merged into one document.  Ranks
+ * have address spaces of their own, so their METRICS merge exactly from the
+ * per-rank values: counts add, ratios are means weighted by what they are
+ * fractions of, entropy adds the entropy of the ranks' shares. */
+#include "rankmerge.h"
+#include "jsonpath.h"
+#include "util.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- METRICS ------------------------------------------------------------- */
+
+/* What the means of a METRICS object are weighted by. */
+struct weights {
+  double instructions; /* ILP, DLP, BBLP (METRICS.md: N-weighted) */
+  double refs;         /* entropy, miss ratios, locality, access shares */
+  double branches;     /* branch entropies and miss rates */
+};
+
+/* References of the stream (one per access, two per memcpy): the size of a
+ * reuse histogram, else the access classes' accesses, else the accesses. */
+static double references(json_object *m) {
+  json_object *v, *first, *bins;
+  double n = 0;
+  if (json_object_object_get_ex(m, "reuse_distance", &v) &&
+      json_object_array_length(v) > 0) {
+    first = json_object_array_get_idx(v, 0);
+    n = json_count_at(first, "cold");
+    if (json_object_object_get_ex(first, "bins", &bins))
+      for (size_t i = 0; i < json_object_array_length(bins); i++)
+        n += json_object_get_double(json_object_array_get_idx(bins, i));
+    return n;
+  }
+  if (json_object_object_get_ex(m, "access_classes", &v)) {
+    static const char *const Classes[] = {"constant", "strided", "irregular"};
+    json_object *c;
+    for (int i = 0; i < 3; i++)
+      if (json_object_object_get_ex(v, Classes[i], &c))
+        n += json_count_at(c, "accesses");
+    return n;
+  }
+  if (json_object_object_get_ex(m, "memory_accesses", &v))
+    n = json_count_at(v, "loads") + json_count_at(v, "stores") +
+        json_count_at(v, "atomics") + 2 * json_count_at(v, "memcpy") +
+        json_count_at(v, "memset");
+  return n;
+}
+
+static struct weights weights_of(json_object *m) {
+  json_object *branch;
+  struct weights w = {json_count_at(m, "instructions"), references(m), 0};
+  if (json_object_object_get_ex(m, "branch", &branch))
+    w.branches = json_count_at(branch, "executed");
+  return w;
+}
+
+/* The weight of the doubles under a METRICS key. */
+static double family_weight(const char *family, const struct weights *w) {
+  static const char *const ByRefs[] = {"memory_entropy", "miss_ratio",
+                                       "spatial_locality", "access_classes"};
+  for (size_t i = 0; i < sizeof ByRefs / sizeof *ByRefs; i++)
+    if (!strcmp(family, ByRefs[i]))
+      return w->refs;
+  return strcmp(family, "branch") ? w->instructions : w->branches;
+}
+
+static double weighted(double d, double wd, double s, double ws) {
+  return wd + ws > 0 ? (wd * d + ws * s) / (wd + ws) : s;
+}
+
+static json_object *new_double(double v) { return json_object_new_double(v); }
+
+/* A copy that later merges may change without touching the input. */
+static json_object *copy_of(json_object *o) {
+  json_object *copy = NULL;
+  if (json_object_deep_copy(o, &copy, NULL) != 0)
+    die("out of memory");
+  return copy;
+}
+
+/* Keys that identify an entry of a METRICS array of objects. */
+static const char *const EntryKeys[] = {"line_bytes", "cache_bytes", "window",
+                                        "history", "block"};
+
+static int is_entry_key(const char *key) {
+  for (size_t i = 0; i < sizeof EntryKeys / sizeof *EntryKeys; i++)
+    if (!strcmp(key, EntryKeys[i]))
+      return 1;
+  return 0;
+}
+
+static int same_entry(json_object *a, json_object *b) {
+  int keyed = 0;
+  for (size_t i = 0; i < sizeof EntryKeys / sizeof *EntryKeys; i++) {
+    json_object *x, *y;
+    int hx = json_object_object_get_ex(a, EntryKeys[i], &x);
+    int hy = json_object_object_get_ex(b, EntryKeys[i], &y);
+    if (hx != hy ||
+        (hx && json_object_get_int64(x) != json_object_get_int64(y)))
+      return 0;
+    keyed |= hx;
+  }
+  return keyed;
+}
+
+static void merge_value(json_object *parent, const char *key, json_object *d,
+                        json_object *s, double wd, double ws);
+
+/* Lists: entries matched by their key fields; numbers element-wise, counts
+ * added (the shorter padded with zeros), others weighted. */
+static void merge_array(json_object *d, json_object *s, double wd, double ws) {
+  size_t nd = json_object_array_length(d), ns = json_object_array_length(s);
+  for (size_t i = 0; i < ns; i++) {
+    json_object *se = json_object_array_get_idx(s, i);
+    if (json_object_is_type(se, json_type_object)) {
+      size_t j = 0;
+      while (j < nd && !same_entry(json_object_array_get_idx(d, j), se))
+        j++;
+      if (j < nd)
+        merge_value(NULL, NULL, json_object_array_get_idx(d, j), se, wd, ws);
+      else
+        json_object_array_add(d, copy_of(se));
+      continue;
+    }
+    if (i >= nd) {
+      json_object_array_add(d, copy_of(se));
+      continue;
+    }
+    json_object *de = json_object_array_get_idx(d, i);
+    if (json_object_is_type(de, json_type_int) &&
+        json_object_is_type(se, json_type_int))
+      json_object_set_int64(de, json_object_get_int64(de) +
+                                    json_object_get_int64(se));
+    else
+      json_object_array_put_idx(
+          d, i,
+          new_double(weighted(json_object_get_double(de), wd,
+                              json_object_get_double(se), ws)));
+  }
+}
+
+static void merge_object(json_object *d, json_object *s, double wd, double ws) {
+  json_object *di, *si; /* a block's PBBLP: weighted by its instances */
+  if (json_object_object_get_ex(d, "instances", &di) &&
+      json_object_object_get_ex(s, "instances", &si)) {
+    wd = json_object_get_double(di);
+    ws = json_object_get_double(si);
+  }
+  json_object_object_foreach(s, key, sv) {
+    json_object *dv;
+    if (!json_object_object_get_ex(d, key, &dv))
+      json_object_object_add(d, key, copy_of(sv));
+    else if (!is_entry_key(key)) /* matched entries: equal by definition */
+      merge_value(d, key, dv, sv, wd, ws);
+  }
+}
+
+/* Merges s into d; scalars are replaced in `parent` under `key`. */
+static void merge_value(json_object *parent, const char *key, json_object *d,
+                        json_object *s, double wd, double ws) {
+  enum json_type td = json_object_get_type(d), ts = json_object_get_type(s);
+  if (td == json_type_object && ts == json_type_object)
+    merge_object(d, s, wd, ws);
+  else if (td == json_type_array && ts == json_type_array)
+    merge_array(d, s, wd, ws);
+  else if (td == json_type_int && ts == json_type_int)
+    json_object_set_int64(d,
+                          json_object_get_int64(d) + json_object_get_int64(s));
+  else if (td == json_type_boolean && ts == json_type_boolean)
+    json_object_set_boolean(d, json_object_get_boolean(d) ||
+                                   json_object_get_boolean(s));
+  else if (parent && (td == json_type_double || td == json_type_int) &&
+           (ts == json_type_double || ts == json_type_int))
+    json_object_object_add(parent, key,
+                           new_double(weighted(json_object_get_double(d), wd,
+                                               json_object_get_double(s), ws)));
+}
+
+/* H of the merged stream, whose values are those of d (share p) or s:
+ * p H_d + (1 - p) H_s + H(p). */
+static void merge_entropy(json_object *d, json_object *s, double wd,
+                          double ws) {
+  double p = wd + ws > 0 ? wd / (wd + ws) : 0;
+  double mix = p > 0 && p < 1 ? -p * log2(p) - (1 - p) * log2(1 - p) : 0;
+  size_t n = json_object_array_length(d);
+  if (json_object_array_length(s) < n)
+    n = json_object_array_length(s);
+  if (wd <= 0) {
+    for (size_t i = 0; i < n; i++)
+      json_object_array_put_idx(d, i, copy_of(json_object_array_get_idx(s, i)));
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    double hd = json_object_get_double(json_object_array_get_idx(d, i));
+    double hs = json_object_get_double(json_object_array_get_idx(s, i));
+    json_object_array_put_idx(d, i, new_double(p * hd + (1 - p) * hs + mix));
+  }
+}
+
+/* Per class footprint growth and the constant share follow from the
+ * merged counts. */
+static void recompute_classes(json_object *classes) {
+  static const char *const Classes[] = {"constant", "strided", "irregular"};
+  json_object *c;
+  for (int i = 0; i < 3; i++)
+    if (json_object_object_get_ex(classes, Classes[i], &c)) {
+      double a = json_count_at(c, "accesses");
+      json_object_object_add(
+          c, "footprint_growth",
+          new_double(a > 0 ? json_count_at(c, "footprint_bytes") / a : 0));
+    }
+}
+
+void pisa_metrics_merge(json_object *dst, json_object *src) {
+  struct weights wd = weights_of(dst), ws = weights_of(src);
+  json_object_object_foreach(src, key, sv) {
+    json_object *dv;
+    if (!json_object_object_get_ex(dst, key, &dv)) {
+      json_object_object_add(dst, key, copy_of(sv));
+      continue;
+    }
+    double a = family_weight(key, &wd), b = family_weight(key, &ws);
+    if (!strcmp(key, "memory_entropy") &&
+        json_object_is_type(dv, json_type_array))
+      merge_entropy(dv, sv, a, b);
+    else
+      merge_value(dst, key, dv, sv, a, b);
+    if (!strcmp(key, "access_classes"))
+      recompute_classes(dv);
+  }
+}
+
+/* ---- Documents ----------------------------------------------------------- */
+
+/* Keys of a rank entry that describe the rank, not its measurements. */
+static const char *const RankKeys[] = {"rank",        "pid",    "complete",
+                                       "exit_status", "signal", "mpi"};
+
+void pisa_rank_merge_init(struct pisa_rank_merge *m, int expected_size) {
+  memset(m, 0, sizeof *m);
+  m->doc = json_object_new_object();
+  m->expected_size = expected_size;
+  json_object_object_add(m->doc, "ranks", json_object_new_array());
+  json_object_object_add(m->doc, "threads", json_object_new_array());
+  json_object_object_add(m->doc, "functions", json_object_new_array());
+}
+
+int pisa_raw_is_rank(json_object *raw) {
+  return json_object_object_get_ex(raw, "mpi", NULL);
+}
+
+/* A rank entry from a raw result: the rank, how the process ended and its
+ * totals. */
+static json_object *rank_entry_from_raw(json_object *raw) {
+  json_object *e = json_object_new_object(), *totals = json_at(raw, "totals");
+  json_object *mpi = json_at(raw, "mpi");
+  json_object_object_add(e, "rank", json_object_get(json_at(mpi, "rank")));
+  json_object_object_add(e, "pid", json_object_get(json_at(raw, "pid")));
+  json_object_object_add(e, "complete",
+                         json_object_get(json_at(raw, "complete")));
+  json_object_object_add(e, "exit_status",
+                         json_object_get(json_at(raw, "exit_status")));
+  json_object_object_add(e, "signal", json_object_get(json_at(raw, "signal")));
+  json_object_object_foreach(totals, key, value)
+      json_object_object_add(e, key, json_object_get(value));
+  json_object_object_add(e, "mpi", json_object_get(mpi));
+  return e;
+}
+
+static int is_rank_key(const char *key) {
+  for (size_t i = 0; i < sizeof RankKeys / sizeof *RankKeys; i++)
+    if (!strcmp(key, RankKeys[i]))
+      return 1;
+  return 0;
+}
+
+/* The METRICS of a rank entry (a new object sharing the values). */
+static json_object *rank_metrics(json_object *entry) {
+  json_object *m = json_object_new_object();
+  json_object_object_foreach(entry, key, value) if (!is_rank_key(key))
+      json_object_object_add(m, key, json_object_get(value));
+  return m;
+}
+
+static int same_function(json_object *a, json_object *b) {
+  static const char *const Keys[] = {"linkage_name", "module"};
+  for (int i = 0; i < 2; i++) {
+    const char *x = json_object_get_string(json_at(a, Keys[i]));
+    const char *y = json_object_get_string(json_at(b, Keys[i]));
+    if ((x == NULL) != (y == NULL) || (x && strcmp(x, y)))
+      return 0;
+  }
+  return 1;
+}
+
+static int same_region(json_object *a, json_object *b) {
+  return !strcmp(json_object_get_string(json_at(a, "name")),
+                 json_object_get_string(json_at(b, "name")));
+}
+
+/* Merges the entries of list `from` into list `into`, matching entries with
+ * `same`. */
+static void merge_entries(json_object *into, json_object *from,
+                          int (*same)(json_object *, json_object *)) {
+  for (size_t i = 0; from && i < json_object_array_length(from); i++) {
+    json_object *f = json_object_array_get_idx(from, i);
+    size_t j = 0, n = json_object_array_length(into);
+    while (j < n && !same(json_object_array_get_idx(into, j), f))
+      j++;
+    if (j < n)
+      pisa_metrics_merge(json_object_array_get_idx(into, j), f);
+    else
+      json_object_array_add(into, copy_of(f));
+  }
+}
+
+static int add_rank_entry(struct pisa_rank_merge *m, json_object *entry) {
+  json_object *ranks = json_at(m->doc, "ranks");
+  int64_t r = json_object_get_int64(json_at(entry, "rank"));
+  for (size_t i = 0; i < json_object_array_length(ranks); i++)
+    if (json_object_get_int64(
+            json_at(json_object_array_get_idx(ranks, i), "rank")) == r) {
+      snprintf(m->err, sizeof m->err, "rank %lld is in two inputs",
+               (long long)r);
+      return -1;
+    }
+  json_object_array_add(ranks, entry);
+  json_object *metrics = rank_metrics(entry),
+              *totals = json_at(m->doc, "totals");
+  if (!totals)
+    json_object_object_add(m->doc, "totals", copy_of(metrics));
+  else
+    pisa_metrics_merge(totals, metrics);
+  json_object_put(metrics);
+  return 0;
+}
+
+/* Config, mode and program come from the first input; the analysis
+ * parameters must agree. */
+static int merge_header(struct pisa_rank_merge *m, json_object *input) {
+  json_object *config = json_at(m->doc, "config");
+  if (!config) {
+    json_object_object_add(m->doc, "config",
+                           json_object_get(json_at(input, "config")));
+    json_object_object_add(m->doc, "mode",
+                           json_object_get(json_at(input, "mode")));
+    if (json_at(input, "program"))
+      json_object_object_add(m->doc, "program",
+                             json_object_get(json_at(input, "program")));
+    return 0;
+  }
+  if (!json_object_equal(config, json_at(input, "config"))) {
+    snprintf(m->err, sizeof m->err,
+             "the inputs were analysed with different settings (\"config\")");
+    return -1;
+  }
+  return 0;
+}
+
+int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
+  const char *schema = json_object_get_string(json_at(input, "schema"));
+  int raw = schema && !strcmp(schema, PISA_RAW_SCHEMA_ID);
+  json_object *ranks = json_at(input, "ranks");
+  if (raw ? !pisa_raw_is_rank(input) : !ranks) {
+    snprintf(m->err, sizeof m->err,
+             "not the result of an MPI rank (no \"%s\"; was the program "
+             "built with pisa-cc --pisa-mpi or linked with -lmpi?)",
+             raw ? "mpi" : "ranks");
+    return -1;
+  }
+  if (merge_header(m, input) != 0)
+    return -1;
+  if (raw) {
+    if (add_rank_entry(m, rank_entry_from_raw(input)) != 0)
+      return -1;
+  } else {
+    for (size_t i = 0; i < json_object_array_length(ranks); i++)
+      if (add_rank_entry(m, copy_of(json_object_array_get_idx(ranks, i))) != 0)
+        return -1;
+  }
+  json_object *threads = json_at(input, "threads");
+  for (size_t i = 0; threads && i < json_object_array_length(threads); i++)
+    json_object_array_add(
+        json_at(m->doc, "threads"),
+        json_object_get(json_object_array_get_idx(threads, i)));
+  merge_entries(json_at(m->doc, "functions"), json_at(input, "functions"),
+                same_function);
+  if (json_at(input, "regions")) {
+    if (!json_at(m->doc, "regions"))
+      json_object_object_add(m->doc, "regions", json_object_new_array());
+    merge_entries(json_at(m->doc, "regions"), json_at(input, "regions"),
+                  same_region);
+  }
+  return 0;
+}
+
+/* ---- The job ------------------------------------------------------------- */
+
+static int64_t int_of(json_object *o, const char *key) {
+  return json_object_get_int64(json_at(o, key));
+}
+
+static int by_rank(const void *a, const void *b) {
+  json_object *x = *(json_object *const *)a, *y = *(json_object *const *)b;
+  int64_t rx = int_of(x, "rank"), ry = int_of(y, "rank");
+  if (rx != ry)
+    return rx < ry ? -1 : 1;
+  int64_t tx = int_of(x, "thread"), ty = int_of(y, "thread");
+  return (tx > ty) - (tx < ty);
+}
+
+static void sort_list(json_object *list) {
+  if (list)
+    json_object_array_sort(list, by_rank);
+}
+
+static json_object *matrix(int size) {
+  json_object *rows = json_object_new_array();
+  for (int i = 0; i < size; i++) {
+    json_object *row = json_object_new_array();
+    for (int j = 0; j < size; j++)
+      json_object_array_add(row, json_object_new_int64(0));
+    json_object_array_add(rows, row);
+  }
+  return rows;
+}
+
+static void matrix_add(json_object *rows, int64_t i, int64_t j, int64_t v) {
+  if (i < 0 || j < 0 || (size_t)i >= json_object_array_length(rows) ||
+      (size_t)j >= json_object_array_length(rows))
+    return;
+  json_object *cell =
+      json_object_array_get_idx(json_object_array_get_idx(rows, i), j);
+  json_object_set_int64(cell, json_object_get_int64(cell) + v);
+}
+
+/* Why a rank failed, or NULL when it ended well. */
+static const char *failure(json_object *entry, char *buf, size_t n) {
+  json_object *signal = json_at(entry, "signal"),
+              *status = json_at(entry, "exit_status");
+  if (signal && json_object_get_int(signal) > 0) {
+    const char *abbrev = sigabbrev_np(json_object_get_int(signal));
+    snprintf(buf, n, "killed by SIG%s", abbrev ? abbrev : "?");
+  } else if (json_at(entry, "complete") &&
+             !json_object_get_boolean(json_at(entry, "complete")))
+    snprintf(buf, n, "incomplete result");
+  else if (status && json_object_get_int(status) != 0)
+    snprintf(buf, n, "exit status %d", json_object_get_int(status));
+  else
+    return NULL;
+  return buf;
+}
+
+static void add_failure(json_object *list, int64_t rank, const char *why) {
+  json_object *f = json_object_new_object();
+  json_object_object_add(f, "rank", json_object_new_int64(rank));
+  json_object_object_add(f, "reason", json_object_new_string(why));
+  json_object_array_add(list, f);
+}
+
+static json_object *traffic(void) {
+  json_object *o = json_object_new_object();
+  json_object_object_add(o, "messages", json_object_new_int64(0));
+  json_object_object_add(o, "bytes", json_object_new_int64(0));
+  return o;
+}
+
+/* The job's mpi object from the rank entries; returns the failures. */
+static json_object *job_object(json_object *ranks, int size,
+                               json_object **failed) {
+  json_object *job = json_object_new_object(),
+              *calls = json_object_new_object();
+  json_object *messages = matrix(size), *bytes = matrix(size);
+  json_object *sent = traffic(), *received = traffic(), *coll = NULL;
+  size_t n = json_object_array_length(ranks), next = 0;
+  *failed = json_object_new_array();
+  for (int r = 0; r < size; r++) {
+    json_object *e = next < n ? json_object_array_get_idx(ranks, next) : NULL;
+    char why[64];
+    if (!e || int_of(e, "rank") != r) {
+      add_failure(*failed, r, "wrote no result");
+      continue;
+    }
+    next++;
+    if (failure(e, why, sizeof why))
+      add_failure(*failed, r, why);
+    json_object *mpi = json_at(e, "mpi"), *peers = json_at(mpi, "peers");
+    merge_object(calls, json_at(mpi, "calls"), 0, 0);
+    merge_object(sent, json_at(mpi, "sent"), 0, 0);
+    merge_object(received, json_at(mpi, "received"), 0, 0);
+    if (!coll)
+      coll = copy_of(json_at(mpi, "collectives"));
+    else
+      merge_object(coll, json_at(mpi, "collectives"), 0, 0);
+    for (size_t p = 0; peers && p < json_object_array_length(peers); p++) {
+      json_object *peer = json_object_array_get_idx(peers, p);
+      int64_t to = int_of(peer, "rank");
+      matrix_add(messages, r, to, int_of(json_at(peer, "sent"), "messages"));
+      matrix_add(bytes, r, to, int_of(json_at(peer, "sent"), "bytes"));
+    }
+  }
+  json_object *m = json_object_new_object();
+  json_object_object_add(m, "messages", messages);
+  json_object_object_add(m, "bytes", bytes);
+  json_object_object_add(job, "size", json_object_new_int(size));
+  json_object_object_add(job, "failed_ranks", json_object_get(*failed));
+  json_object_object_add(job, "calls", calls);
+  json_object_object_add(job, "matrix", m);
+  json_object_object_add(job, "sent", sent);
+  json_object_object_add(job, "received", received);
+  if (!coll) {
+    coll = json_object_new_object();
+    json_object_object_add(coll, "calls", json_object_new_int64(0));
+    json_object_object_add(coll, "bytes_sent", json_object_new_int64(0));
+    json_object_object_add(coll, "bytes_received", json_object_new_int64(0));
+  }
+  json_object_object_add(job, "collectives", coll);
+  return job;
+}
+
+/* The job size: as started, else the largest the ranks saw. */
+static int job_size(json_object *ranks, int expected) {
+  int size = expected;
+  for (size_t i = 0; i < json_object_array_length(ranks); i++) {
+    json_object *mpi = json_at(json_object_array_get_idx(ranks, i), "mpi");
+    if (int_of(mpi, "size") > size)
+      size = (int)int_of(mpi, "size");
+  }
+  return size > 0 ? size : 1;
+}
+
+/* Rebuilds `doc` with its keys in the order of the other documents. */
+static json_object *ordered(json_object *doc) {
+  static const char *const Order[] = {
+      "schema", "tool",    "program",   "mode",    "complete", "config",
+      "totals", "threads", "functions", "regions", "ranks",    "mpi"};
+  json_object *out = json_object_new_object();
+  for (size_t i = 0; i < sizeof Order / sizeof *Order; i++)
+    if (json_at(doc, Order[i]))
+      json_object_object_add(out, Order[i],
+                             json_object_get(json_at(doc, Order[i])));
+  json_object_put(doc);
+  return out;
+}
+
+json_object *pisa_rank_merge_finish(struct pisa_rank_merge *m,
+                                    const struct pisa_program_run *run) {
+  json_object *doc = m->doc, *ranks = json_at(doc, "ranks"), *failed;
+  m->doc = NULL;
+  if (!json_at(doc, "totals")) {
+    snprintf(m->err, sizeof m->err,
+             "no MPI rank wrote a result (is it an MPI program built with "
+             "pisa-cc --pisa-mpi or linked with -lmpi?)");
+    json_object_put(doc);
+    return NULL;
+  }
+  sort_list(ranks);
+  sort_list(json_at(doc, "threads"));
+  int size = job_size(ranks, m->expected_size);
+  json_object_object_add(doc, "mpi", job_object(ranks, size, &failed));
+  json_object_object_add(
+      doc, "complete",
+      json_object_new_boolean(json_object_array_length(failed) == 0));
+  json_object_put(failed);
+  json_object_object_add(doc, "schema", json_object_new_string(PISA_SCHEMA_ID));
+  json_object_object_add(doc, "tool", pisa_tool_object());
+  if (run)
+    json_object_object_add(doc, "program", pisa_program_object(run));
+  if (!json_at(doc, "program")) {
+    snprintf(m->err, sizeof m->err,
+             "the inputs are raw results: name the program with --program");
+    json_object_put(doc);
+    return NULL;
+  }
+  return ordered(doc);
+}
