@@ -433,7 +433,8 @@ static void test_figure3(void) {
   NEAR(val(&r.dlp2), 1.0);
 }
 
-/* The same stream one word per call gives the same schedule. */
+/* The same stream cut into one batch per token (an instance continued over
+ * many batches) gives the same schedule. */
 static void test_split_words(void) {
   build_figure3(50);
   struct sched *a = run_stream(&ALL, 0), *b = run_stream(&ALL, 1);
