@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *sched_grow(void *p, size_t *cap, size_t need, size_t size) {
-  if (need <= *cap)
-    return p;
+void *sched_grow_to(void *p, size_t *cap, size_t need, size_t size) {
   size_t c = *cap ? *cap : 64;
   while (c < need)
     c *= 2;

@@ -123,8 +123,12 @@ struct sched {
 };
 
 /* p grown to hold `need` elements of `size` bytes, new ones zeroed; NULL
- * (p unchanged) when memory ran out. */
-void *sched_grow(void *p, size_t *cap, size_t need, size_t size);
+ * (p unchanged) when memory ran out.  Inline when there is room (a store
+ * takes it at every access). */
+void *sched_grow_to(void *p, size_t *cap, size_t need, size_t size);
+static inline void *sched_grow(void *p, size_t *cap, size_t need, size_t size) {
+  return need <= *cap ? p : sched_grow_to(p, cap, need, size);
+}
 
 /* ---- Memory dependencies (schedule_memory.c) ---- */
 const struct shadow_page *sched_shadow_page(struct sched *s, uint64_t page,

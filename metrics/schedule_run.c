@@ -170,23 +170,34 @@ static void contiguity(struct sched *s, struct frame *fr, struct block_state *b,
   fr->fs->contiguous[k] += hit;
 }
 
+/* One access of the instruction, with its memory entry. */
+static inline void take_access(struct sched *s, struct access *a, uint64_t addr,
+                               int load, int store, uint32_t entry_size) {
+  *a = (struct access){addr, load, store, sched_mem_entry(s, addr, entry_size)};
+  if (!a->entry)
+    s->untracked++;
+}
+
 /* The accesses of site `site` (the batch's next ones, from *next on), with
- * their memory entries. */
-static size_t site_accesses(struct sched *s, const struct event_batch *ev,
-                            uint32_t *next, uint32_t end, uint32_t site,
-                            uint32_t entry_size, struct access *acc) {
-  size_t n = 0;
-  for (; *next < end && ev->site[*next] == site; ++*next) {
-    if (n == MAX_ACCESSES)
-      continue;
-    unsigned kind = ev->kind[*next];
-    uint64_t addr = ev->addr[*next];
-    acc[n] = (struct access){addr, (kind & ACCESS_READS) != 0,
-                             (kind & ACCESS_WRITES) != 0,
-                             sched_mem_entry(s, addr, entry_size)};
-    if (!acc[n++].entry)
-      s->untracked++;
+ * their memory entries.  A load, store or RMW has exactly one. */
+static inline size_t site_accesses(struct sched *s,
+                                   const struct event_batch *ev, uint32_t *next,
+                                   uint32_t end, uint32_t site,
+                                   const struct program_site *ps,
+                                   struct access *acc) {
+  uint32_t entry_size = ps->size ? ps->size : 8;
+  unsigned k = ps->kind;
+  if (k - 1u < PROGRAM_SITE_RMW && *next < end) {
+    take_access(s, acc, ev->addr[(*next)++], k != PROGRAM_SITE_STORE,
+                k != PROGRAM_SITE_LOAD, entry_size);
+    return 1;
   }
+  size_t n = 0;
+  for (; *next < end && ev->site[*next] == site; ++*next)
+    if (n < MAX_ACCESSES)
+      take_access(s, &acc[n++], ev->addr[*next],
+                  (ev->kind[*next] & ACCESS_READS) != 0,
+                  (ev->kind[*next] & ACCESS_WRITES) != 0, entry_size);
   return n;
 }
 
@@ -248,8 +259,7 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
     const struct program_site *site = &pb->sites[site_i];
     if (site_i >= end_site && site->kind != PROGRAM_SITE_CALL)
       break; /* the rest of the instance comes with the next batch */
-    size_t n_acc = site_accesses(s, ev, &next, last, site_i,
-                                 site->size ? site->size : 8, acc);
+    size_t n_acc = site_accesses(s, ev, &next, last, site_i, site, acc);
     if (site->kind <= PROGRAM_SITE_STORE && n_acc)
       contiguity(s, fr, b, site_i, &pb->instrs[k], acc[0].addr, site->size);
     schedule(s, &h, fs, b, block_tag, k, acc, n_acc, S, NW, BB);
