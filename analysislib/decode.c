@@ -122,8 +122,8 @@ static size_t decode_sites(struct event_batch *b, struct cursor *c,
 /* Words come in segments: a BLOCK or RESUME header, then the words of the
  * segment's sites.  A buffer that starts inside a segment continues the
  * previous buffer's last instance. */
-static void decode_words(struct pisa_thread *t, const uint64_t *w, size_t n,
-                         struct event_batch *b) {
+PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *w,
+                                   size_t n, struct event_batch *b) {
   struct cursor c = {.known = pisa_block_count()};
   c.pb = t->block < c.known ? &pisa_blocks[t->block] : NULL;
   c.site = t->site;
@@ -132,7 +132,7 @@ static void decode_words(struct pisa_thread *t, const uint64_t *w, size_t n,
     t->block = UINT32_MAX;
     return;
   }
-  b->before = c.pb ? t->block : PROGRAM_NONE;
+  b->block_before = c.pb ? t->block : PROGRAM_NONE;
   if (c.pb && n && !(w[0] & PISA_REC_BLOCK))
     event_add_instance(b, t->block, INSTANCE_CONTINUED, c.site);
   for (size_t i = 0; i < n;) {
@@ -155,6 +155,6 @@ static void decode_words(struct pisa_thread *t, const uint64_t *w, size_t n,
 
 PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
                              size_t n) {
-  decode_words(t, w, n, &t->events);
+  pisa_decode_words(t, w, n, &t->events);
   pisa_consume(t, &t->events);
 }

@@ -77,8 +77,12 @@ struct pisa_thread {
 };
 
 /* ---- decoder (decode.c) ----
- * The only reader of record words: decodes n words of the thread's buffer
- * into t->events (events.h) and hands the batch to pisa_consume. */
+ * The only reader of record words.  pisa_decode_words decodes n words of
+ * thread t's stream into batch b (events.h), following t's decoder
+ * context from the previous words; pisa_decode decodes into t->events and
+ * hands the batch to pisa_consume. */
+PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *words,
+                                   size_t n, struct event_batch *b);
 PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,
                              size_t n);
 

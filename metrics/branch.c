@@ -143,7 +143,7 @@ static uint32_t outcome_of(const struct program *p, uint32_t from,
 
 void branch_add_events(struct branch_stats *s, const struct program *p,
                        const struct event_batch *b) {
-  uint32_t prev = b->before;
+  uint32_t prev = b->block_before;
   for (size_t i = 0; i < b->n_instances; i++) {
     uint32_t id = b->block[i];
     if (b->start[i] & INSTANCE_LOST_CONTEXT)

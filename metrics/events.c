@@ -8,7 +8,7 @@
 
 void event_batch_init(struct event_batch *b) {
   memset(b, 0, sizeof *b);
-  b->before = PROGRAM_NONE;
+  b->block_before = PROGRAM_NONE;
 }
 
 void event_batch_free(struct event_batch *b) {
@@ -55,7 +55,7 @@ static int grow_accesses(struct event_batch *b, size_t n) {
 int event_batch_reset(struct event_batch *b, size_t instances,
                       size_t accesses) {
   b->n_instances = b->n_accesses = 0;
-  b->before = PROGRAM_NONE;
+  b->block_before = PROGRAM_NONE;
   b->desync = 0;
   if (grow_instances(b, instances ? instances : 1) ||
       grow_accesses(b, accesses ? accesses : 1))

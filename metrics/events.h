@@ -82,7 +82,7 @@ struct event_batch {
   /* The block the thread was in before the first instance (PROGRAM_NONE
    * when none was known), so a batch alone says where its first entered
    * block came from. */
-  uint32_t before;
+  uint32_t block_before;
   /* Record words the decoder dropped in this batch: not explained by the
    * program (signal handlers, non-local jumps, unknown blocks). */
   uint64_t desync;

@@ -176,7 +176,7 @@ struct feed {
 static void batch_of(struct event_batch *b, struct feed *f, size_t from,
                      size_t to) {
   EXPECT(event_batch_reset(b, to - from + 1, to - from) == 0);
-  b->before = f->block;
+  b->block_before = f->block;
   if (f->block != PROGRAM_NONE && from < to && T[from].kind == 2)
     event_add_instance(b, f->block, INSTANCE_CONTINUED, f->site);
   for (size_t i = from; i < to; i++) {
