@@ -30,15 +30,15 @@ static int grow_block_counts(struct pisa_thread *t, uint32_t needed) {
   return 0;
 }
 
-static void count_blocks(struct pisa_thread *t, const struct event_batch *b) {
-  for (size_t i = 0; i < b->n_instances; i++) {
-    uint32_t id = b->block[i];
-    if ((b->start[i] & INSTANCE_START_MASK) != INSTANCE_ENTERED)
-      continue;
-    if (id >= t->block_capacity && grow_block_counts(t, id + 1))
-      continue;
-    t->block_counts[id]++;
-  }
+/* An entered instance counts one execution of its block. */
+static inline void count_block(struct pisa_thread *t,
+                               const struct event_batch *b, size_t i) {
+  uint32_t id = b->block[i];
+  if ((b->start[i] & INSTANCE_START_MASK) != INSTANCE_ENTERED)
+    return;
+  if (id >= t->block_capacity && grow_block_counts(t, id + 1))
+    return;
+  t->block_counts[id]++;
 }
 
 static struct pisa_fn_state *fn_state(struct pisa_thread *t, uint32_t fn) {
@@ -119,23 +119,28 @@ static void runtime_bytes(struct pisa_fn_state *fs, unsigned kind,
     fs->lane_refs[access_class]++;
 }
 
-/* The accesses [first, end) of one function: footprint per class (one
- * table for all when the classes family is off: as warm as it gets),
- * dynamic bytes, entropy and reuse histograms. */
+/* The footprint of accesses [first, end): per class, or one table for
+ * all when the classes family is off (as warm as it gets). */
+static void footprints(struct footprint *fps, const struct event_batch *b,
+                       size_t first, size_t end) {
+  /* Locals: the footprint's stores could alias the batch's fields. */
+  const uint64_t *addr = b->addr, *size = b->size;
+  const uint8_t *cls = b->access_class;
+  if (!(pisa_config.families & PISA_FAMILY(CLASSES)))
+    for (size_t a = first; a < end; a++)
+      footprint_add(fps, addr[a], size[a]);
+  else
+    for (size_t a = first; a < end; a++)
+      footprint_add(&fps[cls[a]], addr[a], size[a]);
+}
+
+/* The accesses [first, end) of one function: footprint, entropy and reuse
+ * histograms. */
 static void function_accesses(struct pisa_thread *t, struct pisa_fn_state *fs,
                               const struct event_batch *b, size_t first,
                               size_t end, int have_bins) {
-  const unsigned class_mask =
-      (pisa_config.families & PISA_FAMILY(CLASSES)) ? 3u : 0u;
-  struct footprint *fps = fs->footprint;
-  for (size_t a = first; a < end; a++) {
-    unsigned kind = b->kind[a];
-    if (fps)
-      footprint_add(&fps[b->access_class[a] & class_mask], b->addr[a],
-                    b->size[a]);
-    if (kind & ACCESS_RUNTIME_BYTES)
-      runtime_bytes(fs, kind, b->size[a], b->access_class[a]);
-  }
+  if (fs->footprint)
+    footprints(fs->footprint, b, first, end);
   if (first == end)
     return;
   if (fs->entropy)
@@ -145,19 +150,34 @@ static void function_accesses(struct pisa_thread *t, struct pisa_fn_state *fs,
                          first, end - first);
 }
 
-/* Per function, over runs of consecutive instances of one function. */
-static void consume_functions(struct pisa_thread *t,
+/* What instance k adds to its function's counts: indirect calls that ran
+ * no instrumented code, bytes known only at run time. */
+static void instance_counts(struct pisa_fn_state *fs,
+                            const struct event_batch *b, size_t k) {
+  if ((b->start[k] & INSTANCE_EXTERNAL_CALL) &&
+      !pisa_blocks[b->block[k]].sites[b->first_site[k] - 1].callee)
+    fs->indirect_external++;
+  if (!(b->start[k] & INSTANCE_WIDE))
+    return;
+  for (size_t a = b->first_access[k]; a < b->first_access[k + 1]; a++)
+    if (b->kind[a] & ACCESS_RUNTIME_BYTES)
+      runtime_bytes(fs, b->kind[a], b->size[a], b->access_class[a]);
+}
+
+/* Block counts, and per function over runs of consecutive instances of
+ * one function. */
+static void consume_instances(struct pisa_thread *t,
                               const struct event_batch *b, int have_bins) {
-  for (size_t i = 0; i < b->n_instances;) {
-    uint32_t fn = event_function(b, &pisa_program, i);
-    size_t j = i + 1;
-    while (j < b->n_instances && event_function(b, &pisa_program, j) == fn)
-      j++;
+  const struct program_block *blocks = pisa_blocks;
+  for (size_t i = 0, n = b->n_instances; i < n;) {
+    uint32_t fn = blocks[b->block[i]].function;
     struct pisa_fn_state *fs = fn_metrics(t, fn);
-    for (size_t k = i; fs && k < j; k++) /* indirect calls to no pisa code */
-      if ((b->start[k] & INSTANCE_EXTERNAL_CALL) &&
-          !pisa_blocks[b->block[k]].sites[b->first_site[k] - 1].callee)
-        fs->indirect_external++;
+    size_t j = i;
+    do {
+      count_block(t, b, j);
+      if (fs)
+        instance_counts(fs, b, j);
+    } while (++j < n && blocks[b->block[j]].function == fn);
     if (fs)
       function_accesses(t, fs, b, b->first_access[i], b->first_access[j],
                         have_bins);
@@ -189,9 +209,8 @@ static void consume_schedules(struct pisa_thread *t,
 
 PISA_HIDDEN void pisa_consume(struct pisa_thread *t,
                               const struct event_batch *b) {
-  count_blocks(t, b);
   int have_bins = reuse_distances(t, b) == 0;
-  consume_functions(t, b, have_bins);
+  consume_instances(t, b, have_bins);
   consume_branches(t, b);
   consume_schedules(t, b);
 }

@@ -7,12 +7,11 @@
  * writer, under the thread's lock), then hands the batch to consume.c. */
 #include "runtime.h"
 
-/* The access kind of a fixed-size site, by site kind. */
-static const uint8_t fixed_kind[PROGRAM_SITE_RMW + 1] = {
-    [PROGRAM_SITE_LOAD] = ACCESS_LOAD,
-    [PROGRAM_SITE_STORE] = ACCESS_STORE,
-    [PROGRAM_SITE_RMW] = ACCESS_RMW,
-};
+/* A load, store or RMW site's access kind is its site kind. */
+_Static_assert((int)ACCESS_LOAD == PROGRAM_SITE_LOAD &&
+                   (int)ACCESS_STORE == PROGRAM_SITE_STORE &&
+                   (int)ACCESS_RMW == PROGRAM_SITE_RMW,
+               "fixed-size access kinds");
 
 /* The accesses of a site of several words (memcpy, memset, gather,
  * scatter) starting at w[0]: the words it consumed, or 0 when its words
@@ -88,29 +87,55 @@ lost:
   c->lost = 1;
 }
 
-/* Words after a header, from w[i]: a tight loop over fixed-size sites, then
- * at most one wide site.  Returns the index of the next word to decode. */
+/* The words of a run of loads, stores and RMWs from site *site on, one
+ * access each, up to a header or the end of the words.  Returns the index
+ * of the next word. */
+static size_t decode_fixed(struct event_batch *b, const struct program_site *s,
+                           uint32_t *site, const uint64_t *w, size_t i,
+                           size_t n) {
+  uint32_t j = *site;
+  size_t m = s[j].fixed_run < n - i ? s[j].fixed_run : n - i;
+  /* Locals from where the run starts: the stores below could alias the
+   * batch's fields, and one index serves every array. */
+  size_t a = b->n_accesses;
+  const uint64_t *in = w + i;
+  const struct program_site *from = s + j;
+  uint64_t *addr = b->addr + a, *size = b->size + a;
+  uint32_t *at = b->site + a;
+  uint8_t *kind = b->kind + a, *cls = b->access_class + a;
+  size_t k = 0;
+  for (; k < m; k++) {
+    uint64_t word = in[k];
+    if (word & PISA_REC_BLOCK)
+      break;
+    addr[k] = word;
+    size[k] = from[k].size;
+    at[k] = j + (uint32_t)k;
+    kind[k] = from[k].kind;
+    cls[k] = from[k].access_class;
+  }
+  b->n_accesses = a + k;
+  *site = j + (uint32_t)k;
+  return i + k;
+}
+
+/* Words after a header, from w[i]: the run of fixed-size sites, then at
+ * most one wide site.  Returns the index of the next word to decode. */
 static size_t decode_sites(struct event_batch *b, struct cursor *c,
                            const uint64_t *w, size_t i, size_t n) {
   const struct program_block *pb = c->pb;
-  const struct program_site *s = pb->sites + c->site;
-  const struct program_site *end = pb->sites + pb->n_sites;
-  for (; s < end && s->kind <= PROGRAM_SITE_RMW && i < n; s++, i++) {
-    uint64_t addr = w[i];
-    if (addr & PISA_REC_BLOCK)
-      break;
-    event_add_access(b, addr, s->size, (uint32_t)(s - pb->sites),
-                     fixed_kind[s->kind], s->access_class);
-  }
-  c->site = (uint32_t)(s - pb->sites);
+  if (c->site < pb->n_sites)
+    i = decode_fixed(b, pb->sites, &c->site, w, i, n);
   if (i == n || (w[i] & PISA_REC_BLOCK))
     return i;
-  if (s == end || s->kind == PROGRAM_SITE_CALL) {
+  const struct program_site *s = pb->sites + c->site;
+  if (c->site == pb->n_sites || s->kind == PROGRAM_SITE_CALL) {
     b->desync++; /* more words than the segment has sites */
     return i + 1;
   }
   size_t used = decode_wide(b, s, c->site, w + i, n - i);
   if (used) {
+    b->start[b->n_instances - 1] |= INSTANCE_WIDE;
     c->site++;
     return i + used;
   }

@@ -200,6 +200,11 @@ static void translate_sites(struct translation *x, const struct pisa_block *b,
     if (k < b->n_instrs && x->instrs[b->first_instr + k].site == PROGRAM_NONE)
       x->instrs[b->first_instr + k].site = j;
   }
+  for (uint32_t j = b->n_sites, run = 0; j-- > 0;) {
+    struct program_site *site = &x->sites[b->first_site + j];
+    run = site->kind - 1u < PROGRAM_SITE_RMW ? run + 1 : 0;
+    site->fixed_run = run;
+  }
 }
 
 /* Its phis (when the module carries their dataflow) with global

@@ -51,6 +51,10 @@ enum instance_start {
   /* RESUMED: no instrumented code ran during the call (an external or
    * uninstrumented callee, or one that called nothing instrumented). */
   INSTANCE_EXTERNAL_CALL = 1u << 3,
+  /* Some of its accesses are of memcpy, memset, gather or scatter sites
+   * (ACCESS_RUNTIME_BYTES): without it, every access is a load, store or
+   * RMW of its site's static size. */
+  INSTANCE_WIDE = 1u << 4,
 };
 
 /* A batch as structure of arrays; n_instances and n_accesses entries each
@@ -117,12 +121,6 @@ static inline void event_add_access(struct event_batch *b, uint64_t addr,
   b->site[a] = site;
   b->kind[a] = kind;
   b->access_class[a] = access_class;
-}
-
-/* The function of instance i (its block's). */
-static inline uint32_t event_function(const struct event_batch *b,
-                                      const struct program *p, size_t i) {
-  return p->blocks[b->block[i]].function;
 }
 
 #endif /* PISA_METRICS_EVENTS_H */

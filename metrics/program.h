@@ -67,7 +67,10 @@ struct program_site {
   uint16_t lanes;       /* gather/scatter lanes, else 1 */
   uint32_t size;        /* bytes per access (per lane); 0 for memcpy/memset */
   uint32_t instr;       /* index of its instruction in the block */
-  const char *callee;   /* CALL: the callee's linkage name when direct */
+  /* Loads, stores and RMWs in a row from this site on (0 when it is none
+   * of them): one access each, so a decoder takes that many at once. */
+  uint32_t fixed_run;
+  const char *callee; /* CALL: the callee's linkage name when direct */
 };
 
 /* ---- Phis ---------------------------------------------------------------

@@ -269,7 +269,8 @@ static void test_decoded_batch(void) {
   const uint32_t blocks[] = {a0, a1, b0, b0, a1};
   const uint8_t starts[] = {
       INSTANCE_ENTERED, INSTANCE_ENTERED, INSTANCE_ENTERED,
-      INSTANCE_RESUMED | INSTANCE_EXTERNAL_CALL, INSTANCE_RESUMED};
+      INSTANCE_RESUMED | INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE, /* memcpy */
+      INSTANCE_RESUMED};
   /* A1 stops at its call (site 1), beta at its indirect call (site 0). */
   const uint32_t firsts[] = {0, 0, 0, 1, 2}, ends[] = {1, 1, 0, 2, 2},
                  accesses[] = {0, 1, 2, 2, 4, 4};
