@@ -30,15 +30,17 @@ static int grow_block_counts(struct pisa_thread *t, uint32_t needed) {
   return 0;
 }
 
-/* An entered instance counts one execution of its block. */
-static inline void count_block(struct pisa_thread *t,
-                               const struct event_batch *b, size_t i) {
-  uint32_t id = b->block[i];
-  if ((b->start[i] & INSTANCE_START_MASK) != INSTANCE_ENTERED)
+/* Entered instances count one execution of their block.  The counts cover
+ * every registered block (a batch names no other), so no instance needs a
+ * bound check. */
+static void count_blocks(struct pisa_thread *t, const struct event_batch *b) {
+  uint32_t known = pisa_block_count();
+  if (known > t->block_capacity && grow_block_counts(t, known))
     return;
-  if (id >= t->block_capacity && grow_block_counts(t, id + 1))
-    return;
-  t->block_counts[id]++;
+  uint64_t *counts = t->block_counts;
+  for (size_t i = 0; i < b->n_instances; i++)
+    counts[b->block[i]] +=
+        (b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED;
 }
 
 static struct pisa_fn_state *fn_state(struct pisa_thread *t, uint32_t fn) {
@@ -164,8 +166,7 @@ static void instance_counts(struct pisa_fn_state *fs,
       runtime_bytes(fs, b->kind[a], b->size[a], b->access_class[a]);
 }
 
-/* Block counts, and per function over runs of consecutive instances of
- * one function. */
+/* Per function, over runs of consecutive instances of one function. */
 static void consume_instances(struct pisa_thread *t,
                               const struct event_batch *b, int have_bins) {
   const struct program_block *blocks = pisa_blocks;
@@ -174,8 +175,7 @@ static void consume_instances(struct pisa_thread *t,
     struct pisa_fn_state *fs = fn_metrics(t, fn);
     size_t j = i;
     do {
-      count_block(t, b, j);
-      if (fs)
+      if (fs && (b->start[j] & (INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE)))
         instance_counts(fs, b, j);
     } while (++j < n && blocks[b->block[j]].function == fn);
     if (fs)
@@ -209,6 +209,7 @@ static void consume_schedules(struct pisa_thread *t,
 
 PISA_HIDDEN void pisa_consume(struct pisa_thread *t,
                               const struct event_batch *b) {
+  count_blocks(t, b);
   int have_bins = reuse_distances(t, b) == 0;
   consume_instances(t, b, have_bins);
   consume_branches(t, b);

@@ -87,47 +87,40 @@ lost:
   c->lost = 1;
 }
 
-/* The words of a run of loads, stores and RMWs from site *site on, one
- * access each, up to a header or the end of the words.  Returns the index
- * of the next word. */
-static size_t decode_fixed(struct event_batch *b, const struct program_site *s,
-                           uint32_t *site, const uint64_t *w, size_t i,
-                           size_t n) {
-  uint32_t j = *site;
-  size_t m = s[j].fixed_run < n - i ? s[j].fixed_run : n - i;
-  /* Locals from where the run starts: the stores below could alias the
-   * batch's fields, and one index serves every array. */
-  size_t a = b->n_accesses;
-  const uint64_t *in = w + i;
-  const struct program_site *from = s + j;
-  uint64_t *addr = b->addr + a, *size = b->size + a;
-  uint32_t *at = b->site + a;
-  uint8_t *kind = b->kind + a, *cls = b->access_class + a;
+/* The batch's access arrays, held in locals while words are decoded (a
+ * store of an access kind could otherwise alias the batch's fields and
+ * have them reloaded at every segment). */
+struct access_arrays {
+  uint64_t *addr, *size;
+  uint32_t *site;
+  uint8_t *kind, *cls;
+};
+
+/* The words w[0..m) of a run of loads, stores and RMWs from site j of s
+ * on, one access each from index a, up to a header: how many it took. */
+static inline size_t decode_fixed(struct access_arrays out, size_t a,
+                                  const struct program_site *s, uint32_t j,
+                                  const uint64_t *w, size_t m) {
   size_t k = 0;
   for (; k < m; k++) {
-    uint64_t word = in[k];
+    uint64_t word = w[k];
     if (word & PISA_REC_BLOCK)
       break;
-    addr[k] = word;
-    size[k] = from[k].size;
-    at[k] = j + (uint32_t)k;
-    kind[k] = from[k].kind;
-    cls[k] = from[k].access_class;
+    out.addr[a + k] = word;
+    out.size[a + k] = s[j + k].size;
+    out.site[a + k] = j + (uint32_t)k;
+    out.kind[a + k] = s[j + k].kind;
+    out.cls[a + k] = s[j + k].access_class;
   }
-  b->n_accesses = a + k;
-  *site = j + (uint32_t)k;
-  return i + k;
+  return k;
 }
 
-/* Words after a header, from w[i]: the run of fixed-size sites, then at
- * most one wide site.  Returns the index of the next word to decode. */
-static size_t decode_sites(struct event_batch *b, struct cursor *c,
-                           const uint64_t *w, size_t i, size_t n) {
+/* A word after the segment's run of fixed-size sites, at w[i]: a wide
+ * site's words, or a word the program cannot explain.  Returns the index
+ * of the next word to decode. */
+static size_t decode_wide_site(struct event_batch *b, struct cursor *c,
+                               const uint64_t *w, size_t i, size_t n) {
   const struct program_block *pb = c->pb;
-  if (c->site < pb->n_sites)
-    i = decode_fixed(b, pb->sites, &c->site, w, i, n);
-  if (i == n || (w[i] & PISA_REC_BLOCK))
-    return i;
   const struct program_site *s = pb->sites + c->site;
   if (c->site == pb->n_sites || s->kind == PROGRAM_SITE_CALL) {
     b->desync++; /* more words than the segment has sites */
@@ -141,6 +134,29 @@ static size_t decode_sites(struct event_batch *b, struct cursor *c,
   }
   for (; i < n && !(w[i] & PISA_REC_BLOCK); i++)
     b->desync++; /* a torn wide site: its words up to the next header */
+  return i;
+}
+
+/* Words after a header, from w[i]: the run of fixed-size sites, then at
+ * most one wide site.  Returns the index of the next word to decode;
+ * *accesses follows b->n_accesses. */
+static inline size_t decode_sites(struct event_batch *b, struct cursor *c,
+                                  struct access_arrays out, size_t *accesses,
+                                  const uint64_t *w, size_t i, size_t n) {
+  const struct program_block *pb = c->pb;
+  if (c->site < pb->n_sites) {
+    size_t run = pb->sites[c->site].fixed_run;
+    size_t k = decode_fixed(out, *accesses, pb->sites, c->site, w + i,
+                            run < n - i ? run : n - i);
+    *accesses += k;
+    c->site += (uint32_t)k;
+    i += k;
+  }
+  if (i == n || (w[i] & PISA_REC_BLOCK))
+    return i;
+  b->n_accesses = *accesses;
+  i = decode_wide_site(b, c, w, i, n);
+  *accesses = b->n_accesses;
   return i;
 }
 
@@ -160,16 +176,21 @@ PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *w,
   b->block_before = c.pb ? t->block : PROGRAM_NONE;
   if (c.pb && n && !(w[0] & PISA_REC_BLOCK))
     event_add_instance(b, t->block, INSTANCE_CONTINUED, c.site);
+  struct access_arrays out = {b->addr, b->size, b->site, b->kind,
+                              b->access_class};
+  size_t accesses = 0;
   for (size_t i = 0; i < n;) {
-    if (w[i] & PISA_REC_BLOCK)
+    if (w[i] & PISA_REC_BLOCK) {
+      b->n_accesses = accesses;
       decode_header(b, &c, w[i++]);
-    else if (c.pb)
-      i = decode_sites(b, &c, w, i, n);
+    } else if (c.pb)
+      i = decode_sites(b, &c, out, &accesses, w, i, n);
     else {
       b->desync++;
       i++;
     }
   }
+  b->n_accesses = accesses;
   if (c.pb && b->n_instances)
     b->end_site[b->n_instances - 1] = c.site;
   b->first_access[b->n_instances] = (uint32_t)b->n_accesses;
