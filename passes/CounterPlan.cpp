@@ -1,0 +1,112 @@
+//===- CounterPlan.cpp - the counter pass's choice of plan ----------------===//
+//
+// Chooses between flow conservation and one counter per set of blocks, and
+// makes the latter: blocks that run equally often share a counter, and
+// loop spines are counted at their preheader.
+//
+//===----------------------------------------------------------------------===//
+#include "CounterPlan.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Instructions.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace pisa {
+
+void addTo(Expr &Dst, const Expr &Src, int64_t Sign) {
+  for (const auto &[Counter, Coeff] : Src)
+    if ((Dst[Counter] += Sign * Coeff) == 0)
+      Dst.erase(Counter);
+}
+
+Instruction *firstPoint(BasicBlock *BB) {
+  BasicBlock::iterator It = BB->getFirstInsertionPt();
+  while (isa<AllocaInst>(*It))
+    ++It;
+  return &*It;
+}
+
+namespace {
+
+/// Flow conservation needs every edge to be countable: no indirect branches,
+/// no exception pads (their edges cannot be split).
+bool flowApplies(Function &F, const CounterOptions &Opts) {
+  if (!Opts.Flow)
+    return false;
+  for (BasicBlock &BB : F) {
+    if (BB.isEHPad())
+      return false;
+    const Instruction *T = BB.getTerminator();
+    if (isa<IndirectBrInst>(T) || isa<CallBrInst>(T) || isa<InvokeInst>(T))
+      return false;
+  }
+  return true;
+}
+
+/// Without flow conservation, a counted loop's spine (the blocks of the
+/// loop itself, not of inner loops, that dominate its latch: once per
+/// iteration) is counted at the preheader by the number of iterations.
+/// Loops holding region markers are never counted (the markers' calls may
+/// not return, as far as the trip count knows).
+DenseMap<Loop *, uint32_t> planSpines(PlanContext &C, Plan &P) {
+  DenseMap<Loop *, uint32_t> Spines;
+  if (!C.Opts.Hoist)
+    return Spines;
+  LoopHoister Hoister(C);
+  for (Loop *L : C.LI.getLoopsInPreorder())
+    if (std::optional<uint32_t> Counter = Hoister.hoist(L, true, P))
+      Spines[L] = *Counter;
+  return Spines;
+}
+
+/// One counter per set, at the entry of its first block, without flow
+/// conservation.  Outside loops a block joins the set of an earlier block
+/// that dominates it and that it post-dominates (both run at most once per
+/// call, and one exactly when the other does); blocks in loops, and every
+/// block of a function with region markers (a region window must see exact
+/// block entries), have a counter of their own.
+void planBlocks(PlanContext &C, Plan &P, bool Regions) {
+  PostDominatorTree *PDT =
+      Regions ? nullptr : &C.FAM.getResult<PostDominatorTreeAnalysis>(C.F);
+  DenseMap<Loop *, uint32_t> Spines = planSpines(C, P);
+  std::vector<BasicBlock *> Leaders;
+  for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&C.F)) {
+    Loop *L = C.LI.getLoopFor(BB);
+    auto Spine = L ? Spines.find(L) : Spines.end();
+    if (Spine != Spines.end() && C.DT.dominates(BB, L->getLoopLatch())) {
+      P.Counts[BB] = Expr{{Spine->second, 1}};
+      continue;
+    }
+    bool Loose = !Regions && !L;
+    auto Leader = std::find_if(Leaders.begin(), Leaders.end(), [&](auto *A) {
+      return Loose && C.DT.dominates(A, BB) && PDT->dominates(BB, A);
+    });
+    if (Leader != Leaders.end()) {
+      P.Counts[BB] = P.Counts[*Leader];
+      continue;
+    }
+    uint32_t Counter = C.Ids.create();
+    P.Counts[BB] = Expr{{Counter, 1}};
+    P.Increments.push_back({Counter, firstPoint(BB)});
+    if (Loose)
+      Leaders.push_back(BB);
+  }
+}
+
+} // namespace
+
+Plan planCounters(PlanContext &C, bool Regions) {
+  Plan P;
+  if (!Regions && flowApplies(C.F, C.Opts))
+    planFlow(C, P);
+  else
+    planBlocks(C, P, Regions);
+  return P;
+}
+
+} // namespace pisa
