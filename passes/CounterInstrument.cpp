@@ -32,10 +32,16 @@ public:
   void checkThread();
 
 private:
+  Instruction *edgePoint(BasicBlock *Src, BasicBlock *Dst);
+
   Function &F;
   const CounterRuntime &RT;
   Type *I64;
   Value *FnCounters; // this function's thread-local array address
+  // Where each edge's increments went: an edge is split once, and a second
+  // increment on it (a flow counter and a hoisted trip count) joins the
+  // first, since after the split Dst is no successor of Src.
+  DenseMap<std::pair<BasicBlock *, BasicBlock *>, Instruction *> EdgePoints;
 };
 
 CounterWriter::CounterWriter(Function &F, const CounterRuntime &RT)
@@ -53,24 +59,31 @@ void CounterWriter::emitAdd(Instruction *Before, uint32_t Counter,
   B.CreateStore(B.CreateAdd(Old, Amount ? Amount : B.getInt64(1)), Slot);
 }
 
-/// An edge's increment goes where only that edge passes: the end of a
-/// source with one successor, the start of a target with one predecessor,
-/// or a block of its own on a critical edge.
 Instruction *CounterWriter::insertionPoint(const Increment &Inc) {
   if (Inc.Before)
     return Inc.Before;
-  if (Inc.Src->getUniqueSuccessor() == Inc.Dst)
-    return Inc.Src->getTerminator();
-  if (Inc.Dst->getUniquePredecessor() == Inc.Src)
-    return firstPoint(Inc.Dst);
-  unsigned SuccNum = GetSuccessorNumber(Inc.Src, Inc.Dst);
+  auto [It, New] = EdgePoints.try_emplace({Inc.Src, Inc.Dst}, nullptr);
+  if (New)
+    It->second = edgePoint(Inc.Src, Inc.Dst);
+  return It->second;
+}
+
+/// An edge's increment goes where only that edge passes: the end of a
+/// source with one successor, the start of a target with one predecessor,
+/// or a block of its own on a critical edge (the plan puts increments only
+/// on edges where edgeCountable() holds).
+Instruction *CounterWriter::edgePoint(BasicBlock *Src, BasicBlock *Dst) {
+  if (Src->getUniqueSuccessor() == Dst)
+    return Src->getTerminator();
+  if (Dst->getUniquePredecessor() == Src)
+    return firstPoint(Dst);
   BasicBlock *Mid = SplitCriticalEdge(
-      Inc.Src->getTerminator(), SuccNum,
+      Src->getTerminator(), GetSuccessorNumber(Src, Dst),
       CriticalEdgeSplittingOptions().setMergeIdenticalEdges());
   if (!Mid) {
     F.getContext().emitError("pisa: cannot place a counter on an edge of " +
-                             Inc.Src->getParent()->getName());
-    return Inc.Src->getTerminator();
+                             F.getName());
+    return Src->getTerminator();
   }
   return Mid->getTerminator();
 }

@@ -43,7 +43,7 @@ const SCEV *LoopHoister::backedgeCount(Loop *L) {
 /// iterations) while Amount is invariant there and the preheader runs once
 /// per enclosing iteration.  Without a dedicated preheader, on the edge
 /// from L's predecessor (EdgeTo is then L's header, else null).  Null when
-/// it cannot be expanded before L.
+/// it cannot be expanded before L, or that edge cannot be counted.
 const SCEV *LoopHoister::hoistTarget(Loop *L, const SCEV *Amount,
                                      BasicBlock *&At, BasicBlock *&EdgeTo) {
   ScalarEvolution &SE = C.SE;
@@ -52,8 +52,10 @@ const SCEV *LoopHoister::hoistTarget(Loop *L, const SCEV *Amount,
   EdgeTo = At ? nullptr : L->getHeader();
   if (EdgeTo) {
     At = L->getLoopPredecessor();
-    return Expander.isSafeToExpandAt(Amount, At->getTerminator()) ? Amount
-                                                                  : nullptr;
+    return edgeCountable(At, EdgeTo) &&
+                   Expander.isSafeToExpandAt(Amount, At->getTerminator())
+               ? Amount
+               : nullptr;
   }
   std::vector<std::pair<const SCEV *, BasicBlock *>> Chain{{Amount, At}};
   for (Loop *Outer = C.LI.getLoopFor(At); Outer; Outer = C.LI.getLoopFor(At)) {

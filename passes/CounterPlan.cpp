@@ -31,6 +31,13 @@ Instruction *firstPoint(BasicBlock *BB) {
   return &*It;
 }
 
+bool edgeCountable(BasicBlock *Src, BasicBlock *Dst) {
+  if (Src->getUniqueSuccessor() == Dst || Dst->getUniquePredecessor() == Src)
+    return true;
+  const Instruction *T = Src->getTerminator();
+  return !Dst->isEHPad() && !isa<IndirectBrInst>(T) && !isa<CallBrInst>(T);
+}
+
 namespace {
 
 /// Flow conservation needs every edge to be countable: no indirect branches,

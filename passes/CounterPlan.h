@@ -63,6 +63,13 @@ struct CounterIds {
 /// the entry block, its allocas (which must stay static).
 llvm::Instruction *firstPoint(llvm::BasicBlock *BB);
 
+/// Whether an increment can go on the edge Src -> Dst: at the end of Src,
+/// the start of Dst, or in a block that splits the edge. An edge into an
+/// exception pad cannot be split (the pad must stay the unwind target) and
+/// neither can one out of an indirectbr or callbr (its targets are
+/// addresses the program or the asm took).
+bool edgeCountable(llvm::BasicBlock *Src, llvm::BasicBlock *Dst);
+
 /// What planning one function needs.
 struct PlanContext {
   llvm::Function &F;
