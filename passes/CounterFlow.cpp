@@ -29,6 +29,9 @@ struct FlowEdge {
   uint64_t Weight = 0;
   bool Tree = false;
   bool Hoisted = false; // a back edge counted at a preheader
+  // Src -> virtual node: the function left through a call in Src (see
+  // mayLeaveMidway). No code can count it: it is always in the tree.
+  bool Midway = false;
   int Counter = -1;
   Expr Value;
 };
@@ -80,6 +83,10 @@ FlowGraph buildFlowGraph(PlanContext &C) {
     }
     if (succ_empty(BB))
       G.Edges.push_back(flowEdge(BB, nullptr, Freq));
+    else if (mayLeaveMidway(*BB)) {
+      G.Edges.push_back(flowEdge(BB, nullptr, 0));
+      G.Edges.back().Midway = true;
+    }
   }
   return G;
 }
@@ -116,14 +123,18 @@ void countEdge(PlanContext &C, FlowEdge &E, Plan &P) {
     P.Increments.push_back({uint32_t(E.Counter), nullptr, E.Src, E.Dst});
 }
 
-/// Kruskal's algorithm, heaviest edges first: an edge that would close a
-/// cycle gets a counter. Self loops are left to countSelfLoop (returned).
+/// Kruskal's algorithm, midway exits first (they link distinct blocks to
+/// the virtual node: no cycle), then the heaviest edges: an edge that would
+/// close a cycle gets a counter. Self loops are left to countSelfLoop
+/// (returned).
 std::vector<unsigned> spanningTree(PlanContext &C, FlowGraph &G, Plan &P) {
   std::vector<FlowEdge> &Edges = G.Edges;
   std::vector<unsigned> ByWeight(Edges.size());
   std::iota(ByWeight.begin(), ByWeight.end(), 0);
   std::stable_sort(ByWeight.begin(), ByWeight.end(),
                    [&](unsigned A, unsigned B) {
+                     if (Edges[A].Midway != Edges[B].Midway)
+                       return Edges[A].Midway;
                      return Edges[A].Weight > Edges[B].Weight;
                    });
   std::vector<unsigned> Parent(G.size());

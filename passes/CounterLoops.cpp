@@ -29,10 +29,8 @@ const SCEV *LoopHoister::backedgeCount(Loop *L) {
     if (!isa<SCEVCouldNotCompute>(BTC) &&
         C.SE.getTypeSizeInBits(BTC->getType()) <= 64)
       Count = C.SE.getNoopOrZeroExtend(BTC, Type::getInt64Ty(C.F.getContext()));
-    for (BasicBlock *BB : L->blocks())
-      for (Instruction &I : *BB)
-        if (Count && isa<CallBase>(I) && (I.mayThrow() || !I.willReturn()))
-          Count = nullptr; // the loop might be left through a call
+    if (any_of(L->blocks(), [](BasicBlock *BB) { return mayLeaveMidway(*BB); }))
+      Count = nullptr; // the loop might be left through a call
   }
   TripCache[L] = Count;
   return Count;

@@ -31,6 +31,12 @@ Instruction *firstPoint(BasicBlock *BB) {
   return &*It;
 }
 
+bool mayLeaveMidway(const BasicBlock &BB) {
+  return any_of(BB, [](const Instruction &I) {
+    return isa<CallBase>(I) && (I.mayThrow() || !I.willReturn());
+  });
+}
+
 bool edgeCountable(BasicBlock *Src, BasicBlock *Dst) {
   if (Src->getUniqueSuccessor() == Dst || Dst->getUniquePredecessor() == Src)
     return true;
@@ -74,13 +80,25 @@ DenseMap<Loop *, uint32_t> planSpines(PlanContext &C, Plan &P) {
 /// One counter per set, at the entry of its first block, without flow
 /// conservation.  Outside loops a block joins the set of an earlier block
 /// that dominates it and that it post-dominates (both run at most once per
-/// call, and one exactly when the other does); blocks in loops, and every
-/// block of a function with region markers (a region window must see exact
-/// block entries), have a counter of their own.
+/// call, and one exactly when the other does) unless a call on the way may
+/// leave the function (the blocks on the way from A to B are those that A
+/// dominates and B post-dominates); blocks in loops, and every block of a
+/// function with region markers (a region window must see exact block
+/// entries), have a counter of their own.
 void planBlocks(PlanContext &C, Plan &P, bool Regions) {
   PostDominatorTree *PDT =
       Regions ? nullptr : &C.FAM.getResult<PostDominatorTreeAnalysis>(C.F);
   DenseMap<Loop *, uint32_t> Spines = planSpines(C, P);
+  std::vector<BasicBlock *> Leaving;
+  for (BasicBlock &BB : C.F)
+    if (mayLeaveMidway(BB))
+      Leaving.push_back(&BB);
+  auto JoinsLeader = [&](BasicBlock *A, BasicBlock *BB) {
+    return C.DT.dominates(A, BB) && PDT->dominates(BB, A) &&
+           none_of(Leaving, [&](BasicBlock *X) {
+             return X != BB && C.DT.dominates(A, X) && PDT->dominates(BB, X);
+           });
+  };
   std::vector<BasicBlock *> Leaders;
   for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&C.F)) {
     Loop *L = C.LI.getLoopFor(BB);
@@ -91,10 +109,11 @@ void planBlocks(PlanContext &C, Plan &P, bool Regions) {
     }
     bool Loose = !Regions && !L;
     auto Leader = std::find_if(Leaders.begin(), Leaders.end(), [&](auto *A) {
-      return Loose && C.DT.dominates(A, BB) && PDT->dominates(BB, A);
+      return Loose && JoinsLeader(A, BB);
     });
     if (Leader != Leaders.end()) {
-      P.Counts[BB] = P.Counts[*Leader];
+      // A copy: inserting BB may grow the map under a reference into it.
+      P.Counts[BB] = P.Counts.lookup(*Leader);
       continue;
     }
     uint32_t Counter = C.Ids.create();

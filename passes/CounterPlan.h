@@ -63,6 +63,12 @@ struct CounterIds {
 /// the entry block, its allocas (which must stay static).
 llvm::Instruction *firstPoint(llvm::BasicBlock *BB);
 
+/// Whether the function may be left from inside BB rather than through its
+/// terminator: a call in BB may throw, or may not return (exit, longjmp).
+/// A block's count is its entries (as in deep mode), so flow conservation
+/// and shared counters must allow for such blocks.
+bool mayLeaveMidway(const llvm::BasicBlock &BB);
+
 /// Whether an increment can go on the edge Src -> Dst: at the end of Src,
 /// the start of Dst, or in a block that splits the edge. An edge into an
 /// exception pad cannot be split (the pad must stay the unwind target) and
