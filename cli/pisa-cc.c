@@ -176,7 +176,7 @@ static void usage(FILE *out) {
           pisa_progname);
 }
 
-/* --pisa-mode=M, also spelt --mode=M as DESIGN.md does. */
+/* --pisa-mode=M, also spelt --mode=M as the pass plugin documents it. */
 static void handle_mode(struct request *rq, const char *arg, const char *mode) {
   if (strcmp(mode, "deep") && strcmp(mode, "counter"))
     die("unsupported %s: the modes are deep and counter", arg);

@@ -16,7 +16,7 @@
 
 /* What the means of a METRICS object are weighted by. */
 struct weights {
-  double instructions; /* ILP, DLP, BBLP (METRICS.md: N-weighted) */
+  double instructions; /* ILP, DLP, BBLP (docs/metrics.md: N-weighted) */
   double refs;         /* entropy, miss ratios, locality, access shares */
   double branches;     /* branch entropies and miss rates */
 };

@@ -1,7 +1,7 @@
 /* rankmerge.h: merging the results of the ranks of an MPI job (raw results
  * or per-rank documents) into one pisa-char/1 document with `ranks`, the
- * job's `mpi` object and merged `totals` (METRICS.md "Merging threads and
- * processes"; docs/threads-mpi.md).  Used by `pisa-char --mpi` and
+ * job's `mpi` object and merged `totals` (docs/metrics.md "Threads, processes
+ * and MPI ranks"; docs/threads-mpi.md).  Used by `pisa-char --mpi` and
  * `pisa-char merge`. */
 #ifndef PISA_CLI_RANKMERGE_H
 #define PISA_CLI_RANKMERGE_H
