@@ -361,9 +361,22 @@ static int merge_header(struct pisa_rank_merge *m, json_object *input) {
   return 0;
 }
 
+/* Every input is valid before it is read: the merge relies on its types. */
+static int check_input(struct pisa_rank_merge *m, json_object *input, int raw) {
+  char why[400];
+  if ((raw ? pisa_raw_validate : pisa_document_validate)(input, why,
+                                                         sizeof why) == 0)
+    return 0;
+  snprintf(m->err, sizeof m->err, "does not match schema %s: %s",
+           raw ? PISA_RAW_SCHEMA_ID : PISA_SCHEMA_ID, why);
+  return -1;
+}
+
 int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
   const char *schema = json_object_get_string(json_at(input, "schema"));
   int raw = schema && !strcmp(schema, PISA_RAW_SCHEMA_ID);
+  if (check_input(m, input, raw) != 0)
+    return -1;
   json_object *ranks = json_at(input, "ranks");
   if (raw ? !pisa_raw_is_rank(input) : !ranks) {
     snprintf(m->err, sizeof m->err,

@@ -25,7 +25,8 @@ struct pisa_rank_merge {
 void pisa_rank_merge_init(struct pisa_rank_merge *m, int expected_size);
 
 /* Adds a raw result of one rank, or a document holding one or more ranks
- * (as `pisa-char` and `pisa-char merge` write them); 0 or -1 and m->err.
+ * (as `pisa-char` and `pisa-char merge` write them), after validating it
+ * against its schema; 0 or -1 and m->err.
  * `raw` is not kept. */
 int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input);
 

@@ -158,14 +158,26 @@ static void test_parallelism(void) {
   json_object_put(b);
 }
 
+/* The METRICS the schema requires of a rank's totals and threads (the
+ * merge validates each raw result first): 7 instructions, no accesses. */
+#define SEVEN_INSTRUCTIONS                                                     \
+  "\"instructions\": 7, \"instruction_mix\": {\"opcodes\": {\"ret\": 7}, "     \
+  "\"categories\": {\"memory\": 0, \"int\": 0, \"fp\": 0, \"bitwise\": 0, "    \
+  "\"conversion\": 0, \"address\": 0, \"control\": 7, \"vector\": 0, "         \
+  "\"other\": 0}, \"phi\": 0, \"bytes_loaded\": 0, \"bytes_stored\": 0, "      \
+  "\"vector\": {\"instructions\": 0, \"lanes\": {}, \"bits\": {}}}, "          \
+  "\"memory_accesses\": {\"loads\": 0, \"stores\": 0, \"atomics\": 0, "        \
+  "\"memcpy\": 0, \"memset\": 0, \"gathers\": 0, \"scatters\": 0}, "           \
+  "\"external_calls\": {}"
+
 static json_object *raw_rank(int rank, int size, int to, int bytes) {
-  char text[1024];
+  char text[2048];
   snprintf(text, sizeof text,
            "{\"schema\": \"pisa-char-raw/1\", \"pid\": %d, \"ppid\": 1, "
            "\"complete\": true, \"signal\": null, \"exit_status\": 0, "
            "\"mode\": \"deep\", \"config\": {\"line_sizes\": [8]}, "
-           "\"totals\": {\"instructions\": 7}, \"threads\": [{\"rank\": %d, "
-           "\"thread\": 0, \"instructions\": 7}], \"functions\": [], "
+           "\"totals\": {" SEVEN_INSTRUCTIONS "}, \"threads\": [{\"rank\": %d, "
+           "\"thread\": 0, " SEVEN_INSTRUCTIONS "}], \"functions\": [], "
            "\"mpi\": {\"rank\": %d, \"size\": %d, \"calls\": {\"MPI_Send\": "
            "1}, \"sent\": {\"messages\": 1, \"bytes\": %d}, \"received\": "
            "{\"messages\": 0, \"bytes\": 0}, \"peers\": [{\"rank\": %d, "
