@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_LINE_SIZE (1u << 20)
 #define MAX_ENTROPY_BITS 40u
@@ -188,6 +189,18 @@ void run_check_mode(const struct run_settings *s) {
   if (s->counter && s->metrics_given)
     die("--metrics selects deep-mode families; a counter run computes the "
         "instruction mix, bytes and regions");
+}
+
+void run_check_environment(void) {
+  const char *limit = getenv("PISA_SCHED_MEMORY");
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  unsigned long memory =
+      pages > 0 && page > 0 ? (unsigned long)pages * (unsigned long)page : ~0ul;
+  unsigned long v;
+  if (limit && parse_unsigned(limit, 1, memory, &v))
+    die("PISA_SCHED_MEMORY=%s: expected a number of bytes from 1 to %lu (the "
+        "machine's memory)",
+        limit, memory);
 }
 
 /* ---- The runtime's environment ------------------------------------------- */
