@@ -318,6 +318,7 @@ static void merge_entries(json_object *into, json_object *from,
   }
 }
 
+/* Adds `entry` (taking it, also when it is refused). */
 static int add_rank_entry(struct pisa_rank_merge *m, json_object *entry) {
   json_object *ranks = json_at(m->doc, "ranks");
   int64_t r = json_object_get_int64(json_at(entry, "rank"));
@@ -326,6 +327,7 @@ static int add_rank_entry(struct pisa_rank_merge *m, json_object *entry) {
             json_at(json_object_array_get_idx(ranks, i), "rank")) == r) {
       snprintf(m->err, sizeof m->err, "rank %lld is in two inputs",
                (long long)r);
+      json_object_put(entry);
       return -1;
     }
   json_object_array_add(ranks, entry);
