@@ -435,6 +435,16 @@ static void test_parse_checks(void) {
              json_object_get_uint64(v) == UINT64_MAX,
          __LINE__, "2^64 - 1 is kept exactly", err);
   json_object_put(v);
+  /* json-c's tokener nests 256 deep (json_tokener_new_ex) and no deeper. */
+  char deep[2 * 257 + 1];
+  memset(deep, '[', 256), memset(deep + 256, ']', 256), deep[512] = '\0';
+  report(pisa_json_parse(deep, 512, &v, err, sizeof err) == 0, __LINE__,
+         "256 nested arrays", err);
+  json_object_put(v);
+  memset(deep, '[', 257), memset(deep + 257, ']', 257), deep[514] = '\0';
+  report(pisa_json_parse(deep, 514, &v, err, sizeof err) == -1 &&
+             strstr(err, "nesting too deep"),
+         __LINE__, "257 nested arrays", err);
   report(pisa_json_parse_file("/dev/zero", &v, err, sizeof err) == -1 &&
              strcmp(err, "a NUL byte at offset 0: not JSON text") == 0,
          __LINE__, "/dev/zero stops at once", err);
