@@ -4,6 +4,7 @@
 #include "child.h"
 #include "numbers.h"
 #include "pisa/vocabulary.h"
+#include "rankmerge.h"
 #include "util.h"
 
 #include <errno.h>
@@ -176,8 +177,9 @@ void run_parse_interval_ms(const char *arg, struct run_settings *s) {
 
 void run_parse_mpi_ranks(const char *arg, struct run_settings *s) {
   unsigned long n;
-  if (parse_unsigned(arg, 1, 4096, &n))
-    die("--mpi %s: expected a number of ranks from 1 to 4096", arg);
+  if (parse_unsigned(arg, 1, PISA_MAX_RANKS, &n))
+    die("--mpi %s: expected a number of ranks from 1 to %d", arg,
+        PISA_MAX_RANKS);
   s->mpi_ranks = (int)n;
 }
 

@@ -216,10 +216,45 @@ static void test_job(void) {
   json_object_put(r1);
 }
 
+/* Counts add exactly up to 2^64 - 1 (beyond 2^63 too); one more is an
+ * error, not a wrapped or clamped count (issue 15 item 11). */
+static void test_count_overflow(void) {
+  json_object *a = json_tokener_parse(
+      "{\"instructions\": 9223372036854775808, \"reuse\": [1, 2]}");
+  json_object *b = json_tokener_parse(
+      "{\"instructions\": 9223372036854775807, \"reuse\": [3]}");
+  json_object *one = json_tokener_parse("{\"instructions\": 1}");
+  EXPECT(pisa_metrics_merge(a, b) == 0);
+  EXPECT(json_object_get_uint64(json_object_object_get(a, "instructions")) ==
+         UINT64_MAX);
+  EXPECT_EQ(at(a, "reuse/0"), 4);
+  EXPECT(pisa_metrics_merge(a, one) == -1);
+  json_object_put(a);
+  json_object_put(b);
+  json_object_put(one);
+}
+
+/* A rank must be below its job's size, and a job at most 4096 ranks: the
+ * communication matrix has size^2 cells. */
+static void test_rank_bounds(void) {
+  struct pisa_rank_merge m;
+  json_object *big = raw_rank(0, 4097, 1, 8), *outside = raw_rank(3, 2, 0, 8);
+  pisa_rank_merge_init(&m, 0);
+  EXPECT(pisa_rank_merge_add(&m, big) != 0);
+  EXPECT(strstr(m.err, "at most 4096 ranks") != NULL);
+  EXPECT(pisa_rank_merge_add(&m, outside) != 0);
+  EXPECT(strstr(m.err, "rank 3 of a job of 2 ranks") != NULL);
+  json_object_put(m.doc);
+  json_object_put(big);
+  json_object_put(outside);
+}
+
 int main(void) {
   RUN(test_entropy_of_union);
   RUN(test_histograms_and_classes);
   RUN(test_parallelism);
   RUN(test_job);
+  RUN(test_count_overflow);
+  RUN(test_rank_bounds);
   return check_summary();
 }
