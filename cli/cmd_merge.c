@@ -74,9 +74,10 @@ static int take_option(int opt, char *arg, void *ctx) {
     o->force = 1;
     break;
   case OPT_SIZE:
-    if (parse_long(arg, 1, 1 << 20, &size))
-      return usage_error(&MergeLine, "--size %s: expected a number of ranks",
-                         arg);
+    if (parse_long(arg, 1, PISA_MAX_RANKS, &size))
+      return usage_error(&MergeLine,
+                         "--size %s: expected a number of ranks from 1 to %d",
+                         arg, PISA_MAX_RANKS);
     o->size = (int)size;
     break;
   case OPT_PROGRAM:
@@ -131,10 +132,13 @@ int cmd_merge(int argc, char **argv) {
   if (optind >= argc)
     return usage_error(&MergeLine, "no files to merge");
   int first = optind;
+  char err[1024];
+  if (pisa_check_output(opt.output, argv + first, (size_t)(argc - first),
+                        "one of the files merged", err, sizeof err) != 0)
+    die("%s", err);
   struct pisa_rank_merge m;
   pisa_rank_merge_init(&m, opt.size);
   for (int i = first; i < argc; i++) {
-    char err[1024];
     json_object *input = pisa_read_json_file(argv[i], err, sizeof err);
     if (!input)
       die("%s", err);

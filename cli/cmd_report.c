@@ -11,6 +11,7 @@
 #include "rank.h"
 #include "report.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -92,17 +93,19 @@ static int take_option(int opt, char *arg, void *ctx) {
 
 /* ---- Checks and writing ------------------------------------------------- */
 
-/* Whether path is (a link to) one of the documents: --force must not
- * replace the input with its own report. */
-static int is_input(const struct pisa_docset *set, const char *path) {
-  struct stat out, in;
-  if (stat(path, &out))
-    return 0;
+/* The output is never one of the documents: --force must not replace an
+ * input with its own report. */
+static int check_output(const char *output, const struct pisa_docset *set) {
+  char err[1024];
+  struct strvec paths = {0};
   for (size_t i = 0; i < set->count; i++)
-    if (stat(set->docs[i].path, &in) == 0 && in.st_dev == out.st_dev &&
-        in.st_ino == out.st_ino)
-      return 1;
-  return 0;
+    strvec_push(&paths, set->docs[i].path);
+  int status = pisa_check_output(output, paths.v, paths.n,
+                                 "one of the documents read", err, sizeof err);
+  if (status)
+    error("report: %s", err);
+  strvec_free(&paths);
+  return status;
 }
 
 /* The report of the set, written to -o; 0, or 1 if writing fails. */
@@ -142,9 +145,7 @@ int cmd_report(int argc, char **argv) {
   struct pisa_docset set;
   if (docset_load(&set, argv + optind, argc - optind))
     return 2;
-  if (is_input(&set, o.output)) {
-    error("report: %s is one of the documents read; choose another -o",
-          o.output);
+  if (check_output(o.output, &set)) {
     docset_free(&set);
     return 2;
   }

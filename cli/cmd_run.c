@@ -211,19 +211,17 @@ static char *default_output(const char *program) {
   return output;
 }
 
-static void check_output(const char *output, int force) {
+/* The output may exist only with --force, is never the program (its
+ * arguments may well name outputs of its own), and can be written. */
+static void check_output(const char *output, int force, char *file) {
   struct stat st;
   char err[512];
-  if (!*output)
-    die("empty output file name");
-  if (lstat(output, &st) == 0) {
-    if (S_ISDIR(st.st_mode))
-      die("%s is a directory; use -o to choose an output file", output);
-    if (!force)
-      die("%s exists; use --force to overwrite or -o to choose another file",
-          output);
-  }
-  if (pisa_check_writable_dir(output, err, sizeof err) != 0)
+  if (*output && lstat(output, &st) == 0 && !force && !S_ISDIR(st.st_mode))
+    die("%s exists; use --force to overwrite or -o to choose another file",
+        output);
+  if (pisa_check_output(output, &file, 1, "the program being characterised",
+                        err, sizeof err) != 0 ||
+      pisa_check_writable_dir(output, err, sizeof err) != 0)
     die("%s", err);
 }
 
@@ -290,9 +288,10 @@ int cmd_run(int argc, char **argv) {
   char *file = program_find(given);
   program_check(given, file);
   run_check_mode(&opt.settings);
+  run_check_environment();
   program_check_mode(given, file, opt.settings.counter);
   char *output = opt.output ? xstrdup(opt.output) : default_output(given);
-  check_output(output, opt.force);
+  check_output(output, opt.force, file);
   if (opt.keep_raw)
     check_keep_raw(opt.keep_raw);
 

@@ -6,6 +6,7 @@
 #include "cmdline.h"
 #include "commands.h"
 #include "numbers.h"
+#include "runsettings.h"
 #include "sweep.h"
 #include "sweep_summary.h"
 #include "util.h"
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #define MAX_JOBS 256
+#define MAX_SHARDS 65536
 
 /* ---- Options ------------------------------------------------------------- */
 
@@ -102,13 +104,15 @@ static double parse_timeout(const char *arg) {
 }
 
 static void parse_shard(const char *arg, struct sweep_options *opt) {
-  unsigned k, n;
-  char tail;
-  if (sscanf(arg, "%u/%u%c", &k, &n, &tail) != 2 || k < 1 || k > n ||
-      arg[0] < '0' || arg[0] > '9')
+  unsigned long k, n;
+  const char *slash = strchr(arg, '/');
+  char *first = xasprintf("%.*s", slash ? (int)(slash - arg) : 0, arg);
+  if (!slash || parse_unsigned(slash + 1, 1, MAX_SHARDS, &n) ||
+      parse_unsigned(first, 1, n, &k))
     die("sweep: --shard '%s': expected K/N with 1 <= K <= N", arg);
-  opt->shard_index = k;
-  opt->shard_count = n;
+  free(first);
+  opt->shard_index = (unsigned)k;
+  opt->shard_count = (unsigned)n;
 }
 
 static void parse_mode(const char *arg, struct sweep_options *opt) {
@@ -164,6 +168,12 @@ static int parse_sweep_options(int argc, char **argv,
   if (opt->metrics && sweep_counter_mode(opt))
     die("sweep: --metrics selects deep-mode metric families; it does not go "
         "with --mode counter");
+  /* What each run would refuse is refused before anything is built. */
+  struct run_settings run;
+  run_settings_init(&run);
+  if (opt->metrics)
+    run_parse_metrics(opt->metrics, &run);
+  run_check_environment();
   return CMDLINE_PARSED;
 }
 
