@@ -55,12 +55,11 @@ static const struct option MergeOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const struct command_line MergeLine = {
+const struct command_line merge_line = {
     .name = "merge",
     .usage = usage_text,
     .short_options = ":o:qh",
     .options = MergeOptions,
-    .style = USAGE_LIKE_RUN,
 };
 
 static int take_option(int opt, char *arg, void *ctx) {
@@ -75,7 +74,7 @@ static int take_option(int opt, char *arg, void *ctx) {
     break;
   case OPT_SIZE:
     if (parse_long(arg, 1, 1 << 20, &size))
-      return usage_error(&MergeLine, "--size %s: expected a number of ranks",
+      return usage_error(&merge_line, "--size %s: expected a number of ranks",
                          arg);
     o->size = (int)size;
     break;
@@ -123,13 +122,13 @@ static int write_merged(json_object *doc, const char *output, int force,
 
 int cmd_merge(int argc, char **argv) {
   struct merge_options opt = {0};
-  int status = cmdline_parse(&MergeLine, argc, argv, take_option, &opt);
+  int status = cmdline_parse(&merge_line, argc, argv, take_option, &opt);
   if (status != CMDLINE_PARSED)
     return status;
   if (!opt.output)
-    return usage_error(&MergeLine, "no output file (-o OUT)");
+    return usage_error(&merge_line, "no output file (-o OUT)");
   if (optind >= argc)
-    return usage_error(&MergeLine, "no files to merge");
+    return usage_error(&merge_line, "no files to merge");
   int first = optind;
   struct pisa_rank_merge m;
   pisa_rank_merge_init(&m, opt.size);

@@ -61,12 +61,11 @@ static const struct option ReportOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const struct command_line ReportLine = {
+const struct command_line report_line = {
     .name = "report",
     .usage = usage_text,
     .short_options = ":ho:",
     .options = ReportOptions,
-    .style = USAGE_LIKE_SHOW,
 };
 
 static int take_option(int opt, char *arg, void *ctx) {
@@ -80,13 +79,13 @@ static int take_option(int opt, char *arg, void *ctx) {
   else if (opt == 'T')
     r->title = arg;
   else if (opt == 'n' && parse_long(arg, 0, 1000000, &r->functions))
-    return usage_error(&ReportLine, "--functions wants a count >= 0, not '%s'",
+    return usage_error(&report_line, "--functions wants a count >= 0, not '%s'",
                        arg);
   else if (opt == 'k' && parse_long(arg, 1, 1000000, &r->clusters))
-    return usage_error(&ReportLine, "--clusters wants a count >= 1, not '%s'",
+    return usage_error(&report_line, "--clusters wants a count >= 1, not '%s'",
                        arg);
   else if (rank_model_option(&r->model, opt, arg, err, sizeof err))
-    return usage_error(&ReportLine, "%s", err);
+    return usage_error(&report_line, "%s", err);
   return 0;
 }
 
@@ -125,13 +124,13 @@ int cmd_report(int argc, char **argv) {
   struct options o = {
       .report = {.title = "pisa-char report", .functions = 10, .clusters = 3}};
   rank_model_init(&o.report.model);
-  int status = cmdline_parse(&ReportLine, argc, argv, take_option, &o);
+  int status = cmdline_parse(&report_line, argc, argv, take_option, &o);
   if (status != CMDLINE_PARSED)
     return status;
   if (!o.output)
-    return usage_error(&ReportLine, "no output: use -o FILE");
+    return usage_error(&report_line, "no output: use -o FILE");
   if (optind >= argc)
-    return usage_error(&ReportLine, "no FILE or DIR to report on");
+    return usage_error(&report_line, "no FILE or DIR to report on");
   struct stat st;
   if (!o.force && lstat(o.output, &st) == 0) {
     error("report: %s exists; use --force to replace it or -o to choose "

@@ -48,18 +48,16 @@ static const char usage_text[] =
     "Options:\n"
     "  -o, --output FILE     write the result to FILE\n"
     "      --force           overwrite existing result files\n"
-    "      --mode MODE       analysis mode: deep (the full metric set,\n"
-    "                        the default) or counter (instruction mix,\n"
-    "                        bytes and regions of a pisa-cc --mode=counter\n"
-    "                        build at a few percent overhead)\n"
+    "      --mode MODE       analysis mode, one of {mode}: deep (the full\n"
+    "                        metric set, the default) or counter\n"
+    "                        (instruction mix, bytes and regions of a\n"
+    "                        pisa-cc --mode=counter build at a few percent\n"
+    "                        overhead)\n"
     "      --sample-every N  counter mode: measure one region execution\n"
     "                        in N (the first always) and scale\n"
     "      --hw-counters LIST\n"
     "                        counter mode: read these perf events around\n"
-    "                        regions: instructions, cycles, cache-misses,\n"
-    "                        cache-references, branches, branch-misses,\n"
-    "                        l1d-read-misses, llc-read-misses, task-clock,\n"
-    "                        page-faults, context-switches, cpu-migrations\n"
+    "                        regions, comma-separated: {hw-counters}\n"
     "      --interval-ms T   counter mode: a per-thread snapshot every T ms\n"
     "      --csv FILE        counter mode: write per-block-set counts to "
     "FILE\n"
@@ -68,15 +66,15 @@ static const char usage_text[] =
     "                        from 1 to 1048576 (default 8:512)\n"
     "      --entropy-bits K  memory entropy with 0 to K low address bits\n"
     "                        cut (default 12, at most 40)\n"
-    "      --metrics LIST    metric families to compute, comma-separated:\n"
-    "                        footprint, entropy, reuse (reuse distance and\n"
-    "                        miss ratios), locality (spatial locality,\n"
-    "                        implies reuse; -reuse removes it too),\n"
-    "                        classes (access classes), branch (branch\n"
-    "                        behaviour), ilp (ILP per window, DLP1/2),\n"
-    "                        bblp (BBLP, smart BBLP, PBBLP), all,\n"
-    "                        none; -NAME removes one (default all); the\n"
-    "                        instruction mix is always computed\n"
+    "      --metrics LIST    metric families to compute, comma-separated,\n"
+    "                        of {metrics}\n"
+    "                        (default all); -NAME removes one. reuse:\n"
+    "                        reuse distance and miss ratios; locality:\n"
+    "                        spatial locality (implies reuse, and -reuse\n"
+    "                        removes it too); classes: access classes;\n"
+    "                        ilp: ILP per window and DLP1/2; bblp: BBLP,\n"
+    "                        smart BBLP and PBBLP. The instruction mix is\n"
+    "                        always computed\n"
     "      --ilp-windows LIST\n"
     "                        instruction windows of the ILP schedules,\n"
     "                        comma-separated, 0 = unlimited (default\n"
@@ -136,17 +134,25 @@ static const struct option RunOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const struct command_line RunLine = {
+static const struct cmdline_values RunValues[] = {
+    {"mode", &run_mode_names},
+    {"metrics", &run_metric_names},
+    {"hw-counters", &run_hw_counter_names},
+    {NULL, NULL},
+};
+
+const struct command_line run_line = {
     .name = "run",
     .usage = usage_text,
     .short_options = "+:o:qh",
     .options = RunOptions,
-    .style = USAGE_LIKE_RUN,
+    .values = RunValues,
 };
 
 static int take_option(int opt, char *arg, void *ctx) {
   struct run_options *o = ctx;
   struct run_settings *s = &o->settings;
+  const struct command_line *cl = &run_line;
   switch (opt) {
   case 'o':
     o->output = arg;
@@ -155,38 +161,29 @@ static int take_option(int opt, char *arg, void *ctx) {
     o->force = 1;
     break;
   case OPT_MODE:
-    run_parse_mode(arg, s);
-    break;
+    return run_parse_mode(cl, arg, s);
   case OPT_SAMPLE_EVERY:
-    run_parse_sample_every(arg, s);
-    break;
+    return run_parse_sample_every(cl, arg, s);
   case OPT_HW_COUNTERS:
-    run_parse_hw_counters(arg, s);
-    break;
+    return run_parse_hw_counters(cl, arg, s);
   case OPT_INTERVAL_MS:
-    run_parse_interval_ms(arg, s);
-    break;
+    return run_parse_interval_ms(cl, arg, s);
   case OPT_CSV:
     s->csv = arg;
     break;
   case OPT_LINE_SIZES:
-    run_parse_line_sizes(arg, s);
-    break;
+    return run_parse_line_sizes(cl, arg, s);
   case OPT_ENTROPY_BITS:
-    run_parse_entropy_bits(arg, s);
-    break;
+    return run_parse_entropy_bits(cl, arg, s);
   case OPT_METRICS:
-    run_parse_metrics(arg, s);
-    break;
+    return run_parse_metrics(cl, arg, s);
   case OPT_ILP_WINDOWS:
-    run_parse_windows(arg, s);
-    break;
+    return run_parse_windows(cl, arg, s);
   case OPT_KEEP_RAW:
     o->keep_raw = arg;
     break;
   case OPT_MPI:
-    run_parse_mpi_ranks(arg, s);
-    break;
+    return run_parse_mpi_ranks(cl, arg, s);
   case OPT_OVERSUBSCRIBE:
     s->oversubscribe = 1;
     break;
@@ -202,11 +199,14 @@ static int take_option(int opt, char *arg, void *ctx) {
 /* PROGRAM.pisa.json, or PROGRAM.rankN.pisa.json when pisa-char itself is
  * rank N of an MPI job (`mpirun ... pisa-char ./app`; pisa-char merge). */
 static char *default_output(const char *program) {
-  const char *rank = launcher_rank();
+  struct launcher_rank r;
+  int ranked = launcher_rank(&r);
+  if (ranked < 0)
+    exit(2);
   char *copy = xstrdup(program);
-  char *output =
-      rank ? xasprintf("%s.rank%s%s", basename(copy), rank, PISA_DOC_SUFFIX)
-           : xasprintf("%s%s", basename(copy), PISA_DOC_SUFFIX);
+  char *output = ranked ? xasprintf("%s.rank%ld%s", basename(copy), r.rank,
+                                    PISA_DOC_SUFFIX)
+                        : xasprintf("%s%s", basename(copy), PISA_DOC_SUFFIX);
   free(copy);
   return output;
 }
@@ -280,16 +280,18 @@ static void run_program(const char *file, char **argv, const char *raw_dir,
 int cmd_run(int argc, char **argv) {
   struct run_options opt = {0};
   run_settings_init(&opt.settings);
-  int status = cmdline_parse(&RunLine, argc, argv, take_option, &opt);
+  int status = cmdline_parse(&run_line, argc, argv, take_option, &opt);
   if (status != CMDLINE_PARSED)
     return status;
   if (optind >= argc)
-    return usage_error(&RunLine, "%s", "no program to run");
+    return usage_error(&run_line, "%s", "no program to run");
+  status = run_check_mode(&run_line, &opt.settings);
+  if (status)
+    return status;
   int first = optind;
   const char *given = argv[first];
   char *file = program_find(given);
   program_check(given, file);
-  run_check_mode(&opt.settings);
   program_check_mode(given, file, opt.settings.counter);
   char *output = opt.output ? xstrdup(opt.output) : default_output(given);
   check_output(output, opt.force);
