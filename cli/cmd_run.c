@@ -8,12 +8,12 @@
 #include "document.h"
 #include "launcher.h"
 #include "program.h"
+#include "runoutput.h"
 #include "runresults.h"
 #include "runsettings.h"
 #include "util.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +46,9 @@ static const char usage_text[] =
     "output and exit status are its own.\n"
     "\n"
     "Options:\n"
-    "  -o, --output FILE     write the result to FILE\n"
+    "  -o, --output FILE     write the result to FILE, where %p, %h, %r, %j\n"
+    "                        and %% stand for the process id, the host\n"
+    "                        name, the MPI rank, the batch job's id and '%'\n"
     "      --force           overwrite existing result files\n"
     "      --mode MODE       analysis mode, one of {mode}: deep (the full\n"
     "                        metric set, the default) or counter\n"
@@ -90,7 +92,9 @@ static const char usage_text[] =
     "      --oversubscribe   let mpirun start more ranks than cores\n"
     "\n"
     "Processes that the program forks write PROGRAM.PID.pisa.json next\n"
-    "to the result.\n"
+    "to the result. Started by mpirun or srun, each rank writes\n"
+    "PROGRAM.rankN.pisa.json, or with -o FILE (without %r) FILE.rankN.json,\n"
+    "and rank 0 merges those into FILE once all ranks wrote theirs.\n"
     "\n"
     "Exit status: the program's own, 128+N when it died of signal N;\n"
     "2 for bad usage or a program pisa-char cannot analyse; 125 when\n"
@@ -196,37 +200,6 @@ static int take_option(int opt, char *arg, void *ctx) {
 
 /* ---- Checks before running ----------------------------------------------- */
 
-/* PROGRAM.pisa.json, or PROGRAM.rankN.pisa.json when pisa-char itself is
- * rank N of an MPI job (`mpirun ... pisa-char ./app`; pisa-char merge). */
-static char *default_output(const char *program) {
-  struct launcher_rank r;
-  int ranked = launcher_rank(&r);
-  if (ranked < 0)
-    exit(2);
-  char *copy = xstrdup(program);
-  char *output = ranked ? xasprintf("%s.rank%ld%s", basename(copy), r.rank,
-                                    PISA_DOC_SUFFIX)
-                        : xasprintf("%s%s", basename(copy), PISA_DOC_SUFFIX);
-  free(copy);
-  return output;
-}
-
-static void check_output(const char *output, int force) {
-  struct stat st;
-  char err[512];
-  if (!*output)
-    die("empty output file name");
-  if (lstat(output, &st) == 0) {
-    if (S_ISDIR(st.st_mode))
-      die("%s is a directory; use -o to choose an output file", output);
-    if (!force)
-      die("%s exists; use --force to overwrite or -o to choose another file",
-          output);
-  }
-  if (pisa_check_writable_dir(output, err, sizeof err) != 0)
-    die("%s", err);
-}
-
 static void check_keep_raw(const char *dir) {
   char err[512];
   if (mkdir(dir, 0777) != 0 && errno != EEXIST)
@@ -290,11 +263,14 @@ int cmd_run(int argc, char **argv) {
     return status;
   int first = optind;
   const char *given = argv[first];
+  struct run_output output;
+  status = run_output_plan(&run_line, opt.output, given, &output);
+  if (status)
+    return status;
   char *file = program_find(given);
   program_check(given, file);
   program_check_mode(given, file, opt.settings.counter);
-  char *output = opt.output ? xstrdup(opt.output) : default_output(given);
-  check_output(output, opt.force);
+  run_output_check(&output, opt.force);
   if (opt.keep_raw)
     check_keep_raw(opt.keep_raw);
 
@@ -307,7 +283,7 @@ int cmd_run(int argc, char **argv) {
         strerror(outcome.exec_error));
   }
   struct run_results results = {
-      .output = output,
+      .output = output.document,
       .raw_dir = raw_dir,
       .keep_raw = opt.keep_raw,
       .force = opt.force,
@@ -318,12 +294,13 @@ int cmd_run(int argc, char **argv) {
       .pid = outcome.pid,
   };
   status = run_results_write(&results);
+  status = run_output_merge(&output, status, opt.force, opt.quiet);
   if (opt.settings.csv &&
       run_results_copy_csv(raw_dir, outcome.pid, opt.settings.csv) != 0)
     status = RUN_FAILED;
   run_results_dir_remove(raw_dir);
   free(raw_dir);
-  free(output);
+  run_output_free(&output);
   free(file);
   return status;
 }
