@@ -1,7 +1,8 @@
 //===- CounterPass.h - pisa-char counter-mode pass ------------------------===//
 //
-// The counter-mode pass class (CounterPass.cpp) and the -pisa-mode switch
-// that decides which pass clang's -fpass-plugin runs.
+// The counter-mode pass class and its options; the workers it runs are
+// declared in CounterPlan.h (where the counters go) and CounterTables.h
+// (the tables, the increments, the emission).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PISA_COUNTER_PASS_H
@@ -11,16 +12,29 @@
 
 namespace pisa {
 
+struct CounterOptions {
+  /// Derive block counts by flow conservation (else one counter per set).
+  bool Flow = true;
+  /// Count counted loops' back edges at the preheader by their trip count.
+  bool Hoist = true;
+
+  /// The defaults, overridden by -pisa-counter-flow and -pisa-counter-hoist.
+  static CounterOptions fromCommandLine();
+};
+
 /// Counter mode: thread-local block-set counters, loop trip counts hoisted
 /// to preheaders, and the static tables that turn counters into a mix.
 class PisaCounterPass : public llvm::PassInfoMixin<PisaCounterPass> {
 public:
+  explicit PisaCounterPass(
+      CounterOptions Opts = CounterOptions::fromCommandLine())
+      : Opts(Opts) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
   static bool isRequired() { return true; }
-};
 
-/// Whether -mllvm -pisa-mode=counter was given (pisa-cc --mode=counter).
-bool counterModeSelected();
+private:
+  CounterOptions Opts;
+};
 
 } // namespace pisa
 

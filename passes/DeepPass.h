@@ -1,11 +1,11 @@
-//===- PisaPass.h - pisa-char instrumentation passes ----------------------===//
+//===- DeepPass.h - pisa-char deep-mode pass ------------------------------===//
 //
-// The pass classes registered by the plugin. The work is done by the
-// instrumenter in PisaPass.cpp; see docs/internals.md for what it emits.
+// The deep-mode pass class; the workers it runs are declared in
+// DeepTables.h. docs/internals.md describes what it emits.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PISA_PASS_H
-#define PISA_PASS_H
+#ifndef PISA_DEEP_PASS_H
+#define PISA_DEEP_PASS_H
 
 #include "llvm/IR/PassManager.h"
 

@@ -1,0 +1,79 @@
+//===- DeepTables.h - the deep pass's tables and its workers --------------===//
+//
+// The static tables the deep pass builds for a module (pisa/abi.h), with
+// the IR each row describes, and the workers that fill them (DeepTables.cpp,
+// DeepDataflow.cpp), instrument from them (DeepRecords.cpp) and emit them
+// (DeepEmit.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PISA_DEEP_TABLES_H
+#define PISA_DEEP_TABLES_H
+
+#include "InstrInfo.h"
+#include "TableBuilder.h"
+
+#include "pisa/abi.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Instructions.h"
+
+#include <vector>
+
+namespace pisa {
+
+struct DeepBlock {
+  llvm::BasicBlock *BB;
+  pisa_block Table;
+};
+
+struct DeepFunction {
+  FunctionNames Names;
+  uint32_t FirstBlock = 0, NBlocks = 0;
+};
+
+/// A module's tables, indexed module-locally as the runtime sees them.
+struct DeepTables {
+  std::vector<DeepFunction> Functions;
+  std::vector<DeepBlock> Blocks;
+  std::vector<pisa_instr> Instrs;
+  std::vector<SiteInfo> Sites;
+  std::vector<llvm::BasicBlock *>
+      Successors; // of conditional branches, switches
+  llvm::DenseMap<llvm::BasicBlock *, uint32_t> BlockIds;
+  // Dataflow (issue 4): counted instructions and phis by module-local index.
+  std::vector<llvm::Instruction *> InstrValues; // parallel to Instrs
+  llvm::DenseMap<const llvm::Instruction *, uint32_t> InstrIndex;
+  std::vector<llvm::PHINode *> PhiValues;
+  llvm::DenseMap<const llvm::PHINode *, uint32_t> PhiIndex;
+  std::vector<pisa_phi> Phis;
+  std::vector<uint32_t> Operands, Incoming;
+};
+
+/// The function analyses the deep pass needs.
+struct FunctionAnalyses {
+  llvm::ScalarEvolution &SE;
+  llvm::LoopInfo &LI;
+};
+
+/// Appends F's function, blocks, instructions, sites, successors, phis and
+/// dataflow to T.
+void describeFunction(llvm::Function &F, FunctionAnalyses FA, DeepTables &T);
+
+/// Operand sources of the counted instructions and incoming values of the
+/// phis of the blocks from FirstBlock on; then the loop-index update marks.
+void recordDataflow(uint32_t FirstBlock, FunctionAnalyses FA, DeepTables &T);
+
+/// Makes every block of T write its record words to the thread's buffer;
+/// returns the variable that holds the module's first block id.
+llvm::GlobalVariable *instrumentRecords(llvm::Module &M, const DeepTables &T);
+
+/// Emits T and the descriptor that points to it (DeepModuleVar), with the
+/// constructor that registers it.
+void emitDeepTables(llvm::Module &M, const DeepTables &T,
+                    llvm::GlobalVariable *BlockBase);
+
+} // namespace pisa
+
+#endif
