@@ -3,7 +3,6 @@
  * PISA-NMC figure 4, reuse and miss-ratio curves, the instruction mix, the
  * principal components and per-function tables of a set of documents (the
  * page is report.h's). */
-#include "atomicfile.h"
 #include "cmdline.h"
 #include "commands.h"
 #include "docset.h"
@@ -11,10 +10,10 @@
 #include "rank.h"
 #include "report.h"
 #include "strbuf.h"
+#include "textout.h"
 #include "util.h"
 
 #include <stdio.h>
-#include <sys/stat.h>
 
 static const char usage_text[] =
     "usage: pisa-char report [options] -o FILE.html FILE|DIR...\n"
@@ -91,31 +90,12 @@ static int take_option(int opt, char *arg, void *ctx) {
 
 /* ---- Checks and writing ------------------------------------------------- */
 
-/* Whether path is (a link to) one of the documents: --force must not
- * replace the input with its own report. */
-static int is_input(const struct pisa_docset *set, const char *path) {
-  struct stat out, in;
-  if (stat(path, &out))
-    return 0;
-  for (size_t i = 0; i < set->count; i++)
-    if (stat(set->docs[i].path, &in) == 0 && in.st_dev == out.st_dev &&
-        in.st_ino == out.st_ino)
-      return 1;
-  return 0;
-}
-
 /* The report of the set, written to -o; 0, or 1 if writing fails. */
 static int write_report(const struct options *o,
                         const struct pisa_docset *set) {
-  char err[1024];
   struct strbuf html = {0};
   report_build(&o->report, set, &html);
-  int status = 0;
-  if (pisa_write_atomic(o->output, html.data, html.len, o->force,
-                        PISA_WRITE_DROP, err, sizeof err) != PISA_WRITE_OK) {
-    error("report: %s", err);
-    status = 1;
-  }
+  int status = textout_write("report", o->output, &html, o->force);
   sb_free(&html);
   return status;
 }
@@ -131,23 +111,14 @@ int cmd_report(int argc, char **argv) {
     return usage_error(&report_line, "no output: use -o FILE");
   if (optind >= argc)
     return usage_error(&report_line, "no FILE or DIR to report on");
-  struct stat st;
-  if (!o.force && lstat(o.output, &st) == 0) {
-    error("report: %s exists; use --force to replace it or -o to choose "
-          "another file",
-          o.output);
+  if (textout_check("report", o.output, o.force))
     return 2;
-  }
   struct pisa_docset set;
   if (docset_load(&set, argv + optind, argc - optind))
     return 2;
-  if (is_input(&set, o.output)) {
-    error("report: %s is one of the documents read; choose another -o",
-          o.output);
-    docset_free(&set);
-    return 2;
-  }
-  status = write_report(&o, &set);
+  status = textout_check_inputs("report", o.output, &set);
+  if (!status)
+    status = write_report(&o, &set);
   docset_free(&set);
   return status;
 }
