@@ -11,7 +11,7 @@ static struct pisa_name_count *instrumented_names;
 
 PISA_HIDDEN void pisa_aggregate_names(uint32_t n_functions) {
   for (uint32_t f = 0; f < n_functions; f++)
-    pisa_names_add(&instrumented_names, pisa_functions[f].table->name, 1);
+    pisa_names_add(&instrumented_names, pisa_functions[f].name, 1);
 }
 
 PISA_HIDDEN void pisa_aggregate_names_free(void) {
@@ -56,14 +56,14 @@ PISA_HIDDEN void pisa_aggregate_merge(struct aggregate *dst,
 
 /* References a site contributes to entropy and reuse distance per
  * execution; gathers and scatters count their active lanes as decoded. */
-static uint64_t site_refs(const struct pisa_site *site) {
+static uint64_t site_refs(const struct program_site *site) {
   switch (site->kind) {
-  case PISA_SITE_LOAD:
-  case PISA_SITE_STORE:
-  case PISA_SITE_RMW:
-  case PISA_SITE_MEMSET:
+  case PROGRAM_SITE_LOAD:
+  case PROGRAM_SITE_STORE:
+  case PROGRAM_SITE_RMW:
+  case PROGRAM_SITE_MEMSET:
     return 1;
-  case PISA_SITE_MEMCPY:
+  case PROGRAM_SITE_MEMCPY:
     return 2;
   default:
     return 0;
@@ -71,41 +71,40 @@ static uint64_t site_refs(const struct pisa_site *site) {
 }
 
 /* Adds `count` executions of a block: its static mix and its call sites. */
-static void add_block(struct aggregate *a, const struct pisa_gblock *gb,
+static void add_block(struct aggregate *a, const struct program_block *b,
                       uint64_t count) {
-  const struct pisa_block *b = gb->table;
   struct pisa_mix *m = &a->mix;
-  mix_add_instrs(m, gb->instrs, b->n_instrs, count);
+  mix_add_instrs(m, b->instrs, b->n_instrs, count);
   m->phi += (uint64_t)b->n_phis * count;
   m->bytes_loaded += (uint64_t)b->bytes_loaded * count;
   m->bytes_stored += (uint64_t)b->bytes_stored * count;
   for (uint32_t s = 0; s < b->n_sites; s++) {
-    const struct pisa_site *site = &gb->sites[s];
+    const struct program_site *site = &b->sites[s];
     struct pisa_name_count *known;
     a->class_refs[site->access_class] += site_refs(site) * count;
     switch (site->kind) {
-    case PISA_SITE_LOAD:
+    case PROGRAM_SITE_LOAD:
       m->loads += count;
       break;
-    case PISA_SITE_STORE:
+    case PROGRAM_SITE_STORE:
       m->stores += count;
       break;
-    case PISA_SITE_RMW:
+    case PROGRAM_SITE_RMW:
       m->atomics += count;
       break;
-    case PISA_SITE_MEMCPY:
+    case PROGRAM_SITE_MEMCPY:
       m->memcpys += count;
       break;
-    case PISA_SITE_MEMSET:
+    case PROGRAM_SITE_MEMSET:
       m->memsets += count;
       break;
-    case PISA_SITE_GATHER:
+    case PROGRAM_SITE_GATHER:
       m->gathers += count;
       break;
-    case PISA_SITE_SCATTER:
+    case PROGRAM_SITE_SCATTER:
       m->scatters += count;
       break;
-    case PISA_SITE_CALL:
+    case PROGRAM_SITE_CALL:
       if (!site->callee)
         break; /* indirect: counted while decoding */
       HASH_FIND_STR(instrumented_names, site->callee, known);
@@ -141,8 +140,8 @@ static int branch_in_function(uint32_t branch, void *arg) {
 /* The PBBLP of a function's blocks in one thread, merged into fa as
  * instance-weighted means. */
 static void add_block_pbblp(struct aggregate *fa, const struct sched *s,
-                            const struct pisa_gfunction *gf) {
-  uint32_t n = gf->table->n_blocks;
+                            const struct program_function *gf) {
+  uint32_t n = gf->n_blocks;
   if (!fa->block_pbblp &&
       !(fa->block_pbblp = calloc(n ? n : 1, sizeof *fa->block_pbblp)))
     return;
@@ -184,7 +183,7 @@ PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
     uint64_t count = t->block_counts[b];
     if (!count)
       continue;
-    const struct pisa_gblock *gb = &pisa_blocks[b];
+    const struct program_block *gb = &pisa_blocks[b];
     add_block(ta, gb, count);
     if (!fns[gb->function] && (fns[gb->function] = malloc(sizeof **fns)))
       pisa_aggregate_init(fns[gb->function]);

@@ -1,16 +1,21 @@
 /* registry.c: the global tables of every instrumented module of the
  * process.  Modules register from their constructors (and from dlopen);
- * tables live in reserved address space so they never move and decoders on
- * other threads read them without locks. */
+ * each module's pass tables are translated once, there, into the metrics'
+ * description of the program (program.h) with global ids and resolved
+ * frame slots.  Blocks and functions live in reserved address space, so
+ * they never move and decoders and engines on any thread read them without
+ * locks. */
 #include "runtime.h"
 
+#include <stdlib.h>
 #include <sys/mman.h>
 
 #define PISA_MAX_BLOCKS (UINT32_C(1) << 25)
 #define PISA_MAX_FUNCTIONS (UINT32_C(1) << 22)
 
-PISA_HIDDEN struct pisa_gblock *pisa_blocks;
-PISA_HIDDEN struct pisa_gfunction *pisa_functions;
+PISA_HIDDEN struct program_block *pisa_blocks;
+PISA_HIDDEN struct program_function *pisa_functions;
+PISA_HIDDEN struct program pisa_program;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic uint32_t n_blocks, n_functions;
@@ -28,6 +33,7 @@ PISA_HIDDEN void pisa_registry_init(void) {
     pisa_functions = reserve(PISA_MAX_FUNCTIONS * sizeof *pisa_functions);
     if (!pisa_blocks || !pisa_functions)
       PISA_ERR("cannot reserve the block tables");
+    pisa_program = (struct program){pisa_blocks, pisa_functions};
   }
   pthread_mutex_unlock(&registry_lock);
 }
@@ -40,37 +46,284 @@ PISA_HIDDEN uint32_t pisa_function_count(void) {
   return atomic_load_explicit(&n_functions, memory_order_acquire);
 }
 
-/* The function's frame layout for the schedules: its instructions and
- * phis are contiguous in the module's tables, in block order. */
-static void describe_frame(struct pisa_gfunction *gf) {
-  const struct pisa_function *f = gf->table;
-  const struct pisa_module *m = gf->module;
+/* ---- The metrics' description of a module (program.h) ----
+ * The ABI's enumerations are the program's, so sites are copied. */
+#define SAME(a, b) ((int)(a) == (int)(b))
+_Static_assert(SAME(PROGRAM_SITE_LOAD, PISA_SITE_LOAD) &&
+                   SAME(PROGRAM_SITE_STORE, PISA_SITE_STORE) &&
+                   SAME(PROGRAM_SITE_RMW, PISA_SITE_RMW) &&
+                   SAME(PROGRAM_SITE_MEMCPY, PISA_SITE_MEMCPY) &&
+                   SAME(PROGRAM_SITE_MEMSET, PISA_SITE_MEMSET) &&
+                   SAME(PROGRAM_SITE_GATHER, PISA_SITE_GATHER) &&
+                   SAME(PROGRAM_SITE_SCATTER, PISA_SITE_SCATTER) &&
+                   SAME(PROGRAM_SITE_CALL, PISA_SITE_CALL),
+               "site kinds");
+_Static_assert(SAME(PROGRAM_CLASS_IRREGULAR, PISA_CLASS_IRREGULAR) &&
+                   SAME(PROGRAM_CLASS_STRIDED, PISA_CLASS_STRIDED) &&
+                   SAME(PROGRAM_CLASS_CONSTANT, PISA_CLASS_CONSTANT),
+               "access classes");
+_Static_assert(SAME(PROGRAM_INSTR_VECTOR, PISA_INSTR_VECTOR) &&
+                   SAME(PROGRAM_INSTR_INDEX_UPDATE, PISA_INSTR_INDEX_UPDATE),
+               "instruction flags");
+#undef SAME
+
+/* A module's translation: its tables and scratch. */
+struct translation {
+  const struct pisa_module *m;
+  uint32_t b0; /* global id of its block 0 */
+  struct program_instr *instrs;
+  struct program_site *sites;
+  struct program_phi *phis;
+  uint32_t *successors, *operands, *incoming;
+  /* Per module-local function: its first instruction and phi. */
+  uint32_t *instr_base, *phi_base;
+};
+
+PISA_HIDDEN struct program_instr
+pisa_program_instr(const struct pisa_instr *in) {
+  return (struct program_instr){.opcode = in->opcode,
+                                .category =
+                                    (uint8_t)program_category(in->opcode),
+                                .flags = in->flags,
+                                .lanes = in->lanes,
+                                .bits = in->bits,
+                                .site = PROGRAM_NONE};
+}
+
+/* 1 + the highest parameter a source names, or so_far. */
+static uint32_t args_used(uint32_t src, uint32_t so_far) {
+  uint32_t index = src & PISA_SRC_INDEX_MASK;
+  return src >> PISA_SRC_KIND_SHIFT == PISA_SRC_ARG && index + 1 > so_far
+             ? index + 1
+             : so_far;
+}
+
+/* The operands of a module instruction that its table really holds. */
+static uint32_t operands_held(const struct pisa_module *m,
+                              const struct pisa_instr *in) {
+  if (!m->operands || in->first_operand > m->n_operands)
+    return 0;
+  uint32_t room = m->n_operands - in->first_operand;
+  return in->n_operands < room ? in->n_operands : room;
+}
+
+/* The function's frame: its instructions and phis are contiguous in the
+ * module's tables, in block order, then its parameters.  Tables a module
+ * does not carry (hand-built or truncated) give no dependencies rather
+ * than wild reads. */
+static void describe_frame(struct translation *x, uint32_t fn,
+                           struct program_function *pf) {
+  const struct pisa_module *m = x->m;
+  const struct pisa_function *f = &m->functions[fn];
   if (!f->n_blocks)
     return;
   const struct pisa_block *first = &m->blocks[f->first_block];
-  gf->instr_base = first->first_instr;
-  gf->phi_base = first->first_phi;
+  x->instr_base[fn] = first->first_instr;
+  x->phi_base[fn] = first->first_phi;
   for (uint32_t b = f->first_block; b < f->first_block + f->n_blocks; b++) {
-    gf->n_instrs += m->blocks[b].n_instrs;
-    gf->n_phis += m->blocks[b].n_phis;
+    pf->n_instrs += m->blocks[b].n_instrs;
+    pf->n_phis += m->blocks[b].n_phis;
   }
-  /* Tables a module does not carry (hand-built or truncated) give no
-   * dependencies rather than wild reads. */
-  if (!m->phis || gf->phi_base + (uint64_t)gf->n_phis > m->n_phis)
-    gf->n_phis = 0;
-  for (uint32_t k = 0; m->operands && k < gf->n_instrs; k++) {
-    const struct pisa_instr *in = &m->instrs[gf->instr_base + k];
-    if (in->first_operand + (uint64_t)in->n_operands <= m->n_operands)
-      gf->n_args = sched_args_used(m->operands + in->first_operand,
-                                   in->n_operands, gf->n_args);
+  if (!m->phis || x->phi_base[fn] + (uint64_t)pf->n_phis > m->n_phis)
+    pf->n_phis = 0;
+  for (uint32_t k = 0; k < pf->n_instrs; k++) {
+    const struct pisa_instr *in = &m->instrs[x->instr_base[fn] + k];
+    for (uint32_t j = 0; j < operands_held(m, in); j++)
+      pf->n_args = args_used(m->operands[in->first_operand + j], pf->n_args);
   }
-  for (uint32_t p = 0; m->incoming && p < gf->n_phis; p++) {
-    const struct pisa_phi *phi = &m->phis[gf->phi_base + p];
+  for (uint32_t p = 0; m->incoming && p < pf->n_phis; p++) {
+    const struct pisa_phi *phi = &m->phis[x->phi_base[fn] + p];
     for (uint32_t k = 0; k < phi->n_incoming; k++)
-      gf->n_args = sched_args_used(
-          m->incoming + 2 * ((size_t)phi->first_incoming + k) + 1, 1,
-          gf->n_args);
+      pf->n_args = args_used(
+          m->incoming[2 * ((size_t)phi->first_incoming + k) + 1], pf->n_args);
   }
+}
+
+/* The frame slot a source names in function fn (module-local), or
+ * PROGRAM_NONE: instructions first, then phis, then parameters. */
+static uint32_t source_slot(const struct translation *x, uint32_t fn,
+                            const struct program_function *pf, uint32_t src) {
+  uint32_t index = src & PISA_SRC_INDEX_MASK;
+  switch (src >> PISA_SRC_KIND_SHIFT) {
+  case PISA_SRC_INSTR:
+    index -= x->instr_base[fn];
+    return index < pf->n_instrs ? index : PROGRAM_NONE;
+  case PISA_SRC_PHI:
+    index -= x->phi_base[fn];
+    return index < pf->n_phis ? pf->n_instrs + index : PROGRAM_NONE;
+  case PISA_SRC_ARG:
+    return index < pf->n_args ? pf->n_instrs + pf->n_phis + index
+                              : PROGRAM_NONE;
+  default:
+    return PROGRAM_NONE;
+  }
+}
+
+/* The block's instructions and their operands' slots; operands are
+ * numbered from the block's first instruction's. */
+static void translate_instrs(struct translation *x, const struct pisa_block *b,
+                             uint32_t fn, const struct program_function *pf,
+                             struct program_block *pb) {
+  const struct pisa_module *m = x->m;
+  uint32_t base = b->n_instrs ? m->instrs[b->first_instr].first_operand : 0;
+  pb->instrs = x->instrs + b->first_instr;
+  pb->operands = x->operands + (base < m->n_operands ? base : 0);
+  for (uint32_t k = 0; k < b->n_instrs; k++) {
+    const struct pisa_instr *in = &m->instrs[b->first_instr + k];
+    struct program_instr *out = &x->instrs[b->first_instr + k];
+    *out = pisa_program_instr(in);
+    int after = in->first_operand >= base;
+    uint32_t held = after ? operands_held(m, in) : 0;
+    out->first_operand = after ? in->first_operand - base : 0;
+    out->n_operands = held;
+    for (uint32_t j = 0; j < held; j++)
+      x->operands[in->first_operand + j] =
+          source_slot(x, fn, pf, m->operands[in->first_operand + j]);
+  }
+}
+
+/* Its sites, with block-relative instructions (and the instructions' own
+ * site numbers). */
+static void translate_sites(struct translation *x, const struct pisa_block *b,
+                            struct program_block *pb) {
+  pb->sites = x->sites + b->first_site;
+  for (uint32_t j = 0; j < b->n_sites; j++) {
+    const struct pisa_site *in = &x->m->sites[b->first_site + j];
+    uint32_t k = in->instr - b->first_instr;
+    x->sites[b->first_site + j] =
+        (struct program_site){.kind = in->kind,
+                              .access_class = in->access_class,
+                              .lanes = in->lanes,
+                              .size = in->size,
+                              .instr = k,
+                              .callee = in->callee};
+    if (k < b->n_instrs && x->instrs[b->first_instr + k].site == PROGRAM_NONE)
+      x->instrs[b->first_instr + k].site = j;
+  }
+  for (uint32_t j = b->n_sites, run = 0; j-- > 0;) {
+    struct program_site *site = &x->sites[b->first_site + j];
+    run = site->kind - 1u < PROGRAM_SITE_RMW ? run + 1 : 0;
+    site->fixed_run = run;
+  }
+}
+
+/* Its phis (when the module carries their dataflow) with global
+ * predecessors, and its successors as global ids. */
+static void translate_edges(struct translation *x, const struct pisa_block *b,
+                            uint32_t fn, const struct program_function *pf,
+                            struct program_block *pb) {
+  const struct pisa_module *m = x->m;
+  if (pf->n_phis && m->incoming) {
+    pb->phis = x->phis + b->first_phi;
+    pb->incoming = x->incoming;
+  }
+  for (uint32_t p = 0; pb->phis && p < b->n_phis; p++) {
+    const struct pisa_phi *phi = &m->phis[b->first_phi + p];
+    uint32_t n = phi->first_incoming > m->n_incoming
+                     ? 0
+                     : m->n_incoming - phi->first_incoming;
+    n = phi->n_incoming < n ? phi->n_incoming : n;
+    x->phis[b->first_phi + p] =
+        (struct program_phi){.first_incoming = phi->first_incoming,
+                             .n_incoming = n,
+                             .flags = phi->flags};
+    for (size_t k = 2 * (size_t)phi->first_incoming;
+         k < 2 * ((size_t)phi->first_incoming + n); k += 2) {
+      x->incoming[k] = x->b0 + m->incoming[k];
+      x->incoming[k + 1] = source_slot(x, fn, pf, m->incoming[k + 1]);
+    }
+  }
+  pb->successors = x->successors + b->first_successor;
+  if (!m->successors)
+    pb->n_successors = 0;
+  for (uint32_t k = 0; k < pb->n_successors; k++)
+    x->successors[b->first_successor + k] =
+        x->b0 + m->successors[b->first_successor + k];
+}
+
+static void translate_block(struct translation *x, uint32_t local,
+                            uint32_t f0) {
+  const struct pisa_block *b = &x->m->blocks[local];
+  const struct program_function *pf = &pisa_functions[f0 + b->function];
+  struct program_block *pb = &pisa_blocks[x->b0 + local];
+  *pb = (struct program_block){
+      .function = f0 + b->function,
+      .first_slot = b->first_instr - x->instr_base[b->function],
+      .phi_slot = pf->n_instrs + b->first_phi - x->phi_base[b->function],
+      .n_instrs = b->n_instrs,
+      .n_sites = b->n_sites,
+      .n_phis = b->n_phis,
+      .n_successors = b->n_successors,
+      .bytes_loaded = b->bytes_loaded,
+      .bytes_stored = b->bytes_stored};
+  translate_instrs(x, b, b->function, pf, pb);
+  translate_sites(x, b, pb);
+  translate_edges(x, b, b->function, pf, pb);
+}
+
+/* Every module's translated tables, one allocation each, kept for the
+ * life of the process (modules stay registered). */
+struct kept_tables {
+  struct kept_tables *next;
+  uint64_t tables[]; /* sites, instrs, phis, then the uint32 arrays */
+};
+static struct kept_tables *kept_tables;
+
+/* The translation's arrays (zeroed) carved from one block, and the
+ * per-function scratch; -1 when memory ran out. */
+static int translation_alloc(struct translation *x) {
+  const struct pisa_module *m = x->m;
+  size_t words32 = m->n_successors + m->n_operands + 2 * (size_t)m->n_incoming;
+  size_t bytes = m->n_sites * sizeof *x->sites +
+                 m->n_instrs * sizeof *x->instrs + m->n_phis * sizeof *x->phis +
+                 words32 * sizeof(uint32_t);
+  struct kept_tables *k = calloc(1, sizeof *k + bytes);
+  x->instr_base = calloc(m->n_functions + 1, sizeof *x->instr_base);
+  x->phi_base = calloc(m->n_functions + 1, sizeof *x->phi_base);
+  if (!k || !x->instr_base || !x->phi_base) {
+    free(k);
+    return -1;
+  }
+  x->sites = (struct program_site *)k->tables;
+  x->instrs = (struct program_instr *)(x->sites + m->n_sites);
+  x->phis = (struct program_phi *)(x->instrs + m->n_instrs);
+  x->successors = (uint32_t *)(x->phis + m->n_phis);
+  x->operands = x->successors + m->n_successors;
+  x->incoming = x->operands + m->n_operands;
+  k->next = kept_tables;
+  kept_tables = k;
+  return 0;
+}
+
+static void translation_free(struct translation *x) {
+  free(x->instr_base);
+  free(x->phi_base);
+}
+
+/* Writes the module's functions and blocks at global ids f0 and b0. */
+static int translate_module(const struct pisa_module *m, uint32_t f0,
+                            uint32_t b0) {
+  struct translation x = {.m = m, .b0 = b0};
+  if (translation_alloc(&x)) {
+    translation_free(&x);
+    return -1;
+  }
+  for (uint32_t i = 0; i < m->n_functions; i++) {
+    const struct pisa_function *f = &m->functions[i];
+    struct program_function *pf = &pisa_functions[f0 + i];
+    *pf = (struct program_function){.name = f->name,
+                                    .display = f->display,
+                                    .file = f->file,
+                                    .module = m->name,
+                                    .line = f->line,
+                                    .first_block = b0 + f->first_block,
+                                    .n_blocks = f->n_blocks};
+    describe_frame(&x, i, pf);
+  }
+  for (uint32_t i = 0; i < m->n_blocks; i++)
+    translate_block(&x, i, f0);
+  translation_free(&x);
+  return 0;
 }
 
 __attribute__((visibility("default"))) void
@@ -88,21 +341,10 @@ __pisa_register_module(struct pisa_module *m) {
              m->name);
     return;
   }
-  for (uint32_t i = 0; i < m->n_functions; i++) {
-    const struct pisa_function *f = &m->functions[i];
-    pisa_functions[f0 + i] = (struct pisa_gfunction){
-        .table = f, .module = m, .first_block = b0 + f->first_block};
-    describe_frame(&pisa_functions[f0 + i]);
-  }
-  for (uint32_t i = 0; i < m->n_blocks; i++) {
-    const struct pisa_block *b = &m->blocks[i];
-    pisa_blocks[b0 + i] =
-        (struct pisa_gblock){.table = b,
-                             .sites = m->sites + b->first_site,
-                             .instrs = m->instrs + b->first_instr,
-                             .successors = m->successors + b->first_successor,
-                             .function = f0 + b->function,
-                             .module_first_block = b0};
+  if (translate_module(m, f0, b0)) {
+    pthread_mutex_unlock(&registry_lock);
+    PISA_ERR("out of memory; module %s is not analysed", m->name);
+    return;
   }
   atomic_store_explicit(&n_functions, f0 + m->n_functions,
                         memory_order_release);

@@ -152,16 +152,15 @@ static json_object *string_or_null(const char *s) {
 
 static void block_pbblp_json(const struct aggregate *a, json_object *o);
 
-static json_object *function_json(const struct pisa_gfunction *gf,
+static json_object *function_json(const struct program_function *f,
                                   struct aggregate *a) {
-  const struct pisa_function *f = gf->table;
   json_object *o = json_object_new_object();
   json_object_object_add(o, "name", json_object_new_string(f->display));
   json_object_object_add(o, "linkage_name", json_object_new_string(f->name));
   json_object_object_add(o, "file", string_or_null(f->file));
   json_object_object_add(o, "line",
                          f->line ? json_object_new_int64(f->line) : NULL);
-  json_object_object_add(o, "module", string_or_null(gf->module->name));
+  json_object_object_add(o, "module", string_or_null(f->module));
   metrics_json(o, a);
   block_pbblp_json(a, o);
   return o;

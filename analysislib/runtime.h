@@ -15,36 +15,28 @@
 #include "branch.h"
 #include "config.h"
 #include "entropy.h"
+#include "events.h"
 #include "footprint.h"
 #include "locality.h"
 #include "mix.h"
 #include "pisa/abi.h"
+#include "program.h"
 #include "schedule.h"
 
-/* ---- registry of instrumented modules (registry.c) ---- */
-struct pisa_gblock { /* a block with global indices resolved */
-  const struct pisa_block *table;
-  const struct pisa_site *sites;   /* its first site */
-  const struct pisa_instr *instrs; /* its first instruction */
-  const uint32_t *successors;      /* of its conditional branch or switch */
-  uint32_t function;               /* global function id */
-  uint32_t module_first_block;     /* global id of its module's block 0 */
-};
-
-struct pisa_gfunction {
-  const struct pisa_function *table;
-  const struct pisa_module *module;
-  uint32_t first_block; /* global id of its first block */
-  /* Its frame for the schedules (schedule.h): module-local first instruction
-   * and phi, counts, and parameters used. */
-  uint32_t instr_base, phi_base, n_instrs, n_phis, n_args;
-};
-
-PISA_HIDDEN extern struct pisa_gblock *pisa_blocks;
-PISA_HIDDEN extern struct pisa_gfunction *pisa_functions;
+/* ---- registry of instrumented modules (registry.c) ----
+ * Every registered module's tables, translated at registration into the
+ * metrics' description of the program (program.h) with global ids: blocks
+ * and functions by global id, in reserved address space (they never move;
+ * an entry is written once, before the count that covers it is released). */
+PISA_HIDDEN extern struct program_block *pisa_blocks;
+PISA_HIDDEN extern struct program_function *pisa_functions;
+PISA_HIDDEN extern struct program pisa_program; /* the two arrays above */
 PISA_HIDDEN uint32_t pisa_block_count(void); /* acquire: ids below are valid */
 PISA_HIDDEN uint32_t pisa_function_count(void); /* acquire */
 PISA_HIDDEN void pisa_registry_init(void);
+/* The metrics' view of one of the pass's instruction records. */
+PISA_HIDDEN struct program_instr
+pisa_program_instr(const struct pisa_instr *in);
 
 /* ---- per-thread analysis state (thread.c) ---- */
 struct pisa_fn_state { /* one thread's view of one function */
@@ -55,16 +47,6 @@ struct pisa_fn_state { /* one thread's view of one function */
   uint64_t dyn_loaded, dyn_stored; /* bytes of memcpy/memset/gather/scatter */
   uint64_t lane_refs[3];           /* active gather/scatter lanes per class */
   uint64_t indirect_external;      /* indirect calls that ran no pisa code */
-};
-
-/* The references of one decoded buffer (one per fixed-size access, two per
- * memcpy, one per memset, one per active lane), for the metrics that need
- * them in program order: reuse distance and entropy. */
-struct pisa_batch {
-  size_t n, capacity;
-  uint64_t *addr;
-  uint32_t *fn;                       /* global function id */
-  uint8_t *bins[PISA_MAX_LINE_SIZES]; /* per line size, from the engines */
 };
 
 struct pisa_thread {
@@ -80,23 +62,34 @@ struct pisa_thread {
   uint32_t block;  /* current global block, or UINT32_MAX */
   uint32_t site;   /* next site of `block` */
   uint64_t desync; /* words dropped: not explained by the static tables */
+  struct event_batch events; /* the last buffer, decoded */
 
-  /* metrics */
+  /* metrics (consume.c) */
   uint64_t *block_counts;
   uint32_t block_capacity;
   struct pisa_fn_state *fns; /* per function: footprint, dynamic bytes */
   uint32_t fn_capacity;
   struct reuse_engine *reuse[PISA_MAX_LINE_SIZES]; /* the thread's stream */
+  uint8_t *reuse_bins[PISA_MAX_LINE_SIZES];        /* per access of the batch */
+  size_t reuse_bins_capacity;
   struct branch_stats *branches; /* outcomes in the thread's order */
   struct sched *sched;           /* ILP/BBLP schedules, when enabled */
-  struct pisa_batch batch;
 };
 
-/* ---- decoder (decode.c) ---- */
+/* ---- decoder (decode.c) ----
+ * The only reader of record words.  pisa_decode_words decodes n words of
+ * thread t's stream into batch b (events.h), following t's decoder
+ * context from the previous words; pisa_decode decodes into t->events and
+ * hands the batch to pisa_consume. */
+PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *words,
+                                   size_t n, struct event_batch *b);
 PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,
                              size_t n);
-PISA_HIDDEN struct pisa_fn_state *pisa_fn_state(struct pisa_thread *t,
-                                                uint32_t fn);
+
+/* ---- the thread's metrics (consume.c) ---- */
+/* Feeds a decoded batch of the thread's stream to every enabled family. */
+PISA_HIDDEN void pisa_consume(struct pisa_thread *t,
+                              const struct event_batch *batch);
 PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t);
 /* History lengths of the branch family (METRICS.md). */
 PISA_HIDDEN extern const unsigned pisa_branch_histories[6];

@@ -129,6 +129,35 @@ void branch_record(struct branch_stats *s, uint32_t branch, uint32_t outcome) {
     (*seen)++;
 }
 
+/* The outcome of leaving block `from` for block `to`: the index of the
+ * first successor that is `to`, or PROGRAM_NONE (not a conditional branch,
+ * or a non-local jump). */
+static uint32_t outcome_of(const struct program *p, uint32_t from,
+                           uint32_t to) {
+  const struct program_block *b = &p->blocks[from];
+  for (uint32_t k = 0; k < b->n_successors; k++)
+    if (b->successors[k] == to)
+      return k;
+  return PROGRAM_NONE;
+}
+
+void branch_add_events(struct branch_stats *s, const struct program *p,
+                       const struct event_batch *b) {
+  uint32_t prev = b->block_before;
+  for (size_t i = 0; i < b->n_instances; i++) {
+    uint32_t id = b->block[i];
+    if (b->start[i] & INSTANCE_LOST_CONTEXT)
+      prev = PROGRAM_NONE;
+    if ((b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED &&
+        prev != PROGRAM_NONE) {
+      uint32_t outcome = outcome_of(p, prev, id);
+      if (outcome != PROGRAM_NONE)
+        branch_record(s, prev, outcome);
+    }
+    prev = id;
+  }
+}
+
 int branch_merge(struct branch_stats *dst, const struct branch_stats *src,
                  int (*keep)(uint32_t branch, void *arg), void *arg) {
   if (dst->n_histories != src->n_histories ||

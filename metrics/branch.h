@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "events.h"
+#include "program.h"
 #include "u64map.h"
 
 struct json_object;
@@ -47,6 +49,12 @@ void branch_free(struct branch_stats *s);
  * a two-way branch (taken successor index), the successor index for a
  * switch.  Outcomes must come in program order, per thread. */
 void branch_record(struct branch_stats *s, uint32_t branch, uint32_t outcome);
+
+/* Records the outcome of every conditional branch the batch shows being
+ * left for an entered block (branch id: the global id of the block it
+ * ends), over the program p.  Batches must come in program order. */
+void branch_add_events(struct branch_stats *s, const struct program *p,
+                       const struct event_batch *b);
 
 /* dst counts the contexts of src whose branch `keep` accepts (all when keep
  * is NULL); histories are not merged (dst only aggregates).  -1 when the

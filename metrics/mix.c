@@ -1,21 +1,12 @@
 /* mix.c: the instruction mix of mix.h.  Runs once per executed block at the
  * end of a run (counts come from block execution counters), so it favours
- * simplicity; opcode names and categories come from pisa/vocabulary.h. */
+ * simplicity; opcode names and categories come from program.h. */
 #include "mix.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define X(number, name, category) [number] = name,
-static const char *const opcode_names[PISA_OPCODE_MAX] = {PISA_OPCODES(X)};
-#undef X
-
-#define X(number, name, category) [number] = PISA_CAT_##category,
-static const unsigned char opcode_categories[PISA_OPCODE_MAX] = {
-    PISA_OPCODES(X)};
-#undef X
 
 static const char *const category_names[PISA_CAT_COUNT] = PISA_CATEGORY_NAMES;
 
@@ -38,13 +29,13 @@ static void width_add(struct u64map *widths, uint64_t key, uint64_t n) {
     *count += n;
 }
 
-void mix_add_instrs(struct pisa_mix *m, const struct pisa_instr *instrs,
+void mix_add_instrs(struct pisa_mix *m, const struct program_instr *instrs,
                     uint32_t n, uint64_t times) {
   for (uint32_t i = 0; i < n; i++) {
-    const struct pisa_instr *in = &instrs[i];
+    const struct program_instr *in = &instrs[i];
     if (in->opcode < PISA_OPCODE_MAX)
       m->opcodes[in->opcode] += times;
-    if (in->flags & PISA_INSTR_VECTOR) {
+    if (in->flags & PROGRAM_INSTR_VECTOR) {
       m->vector_instructions += times;
       width_add(&m->vector_lanes, in->lanes, times);
       width_add(&m->vector_bits, in->bits, times);
@@ -87,13 +78,9 @@ uint64_t mix_instructions(const struct pisa_mix *m) {
 uint64_t mix_category(const struct pisa_mix *m, int category) {
   uint64_t total = 0;
   for (unsigned op = 0; op < PISA_OPCODE_MAX; op++)
-    if (opcode_names[op] && opcode_categories[op] == category)
+    if (program_opcode_name(op) && program_category(op) == (unsigned)category)
       total += m->opcodes[op];
   return total;
-}
-
-const char *mix_opcode_name(unsigned opcode) {
-  return opcode < PISA_OPCODE_MAX ? opcode_names[opcode] : NULL;
 }
 
 static void add_count(struct json_object *obj, const char *key, uint64_t n) {
@@ -131,8 +118,8 @@ struct json_object *mix_to_json(const struct pisa_mix *m) {
   struct json_object *categories = json_object_new_object();
   struct json_object *vector = json_object_new_object();
   for (unsigned op = 0; op < PISA_OPCODE_MAX; op++)
-    if (opcode_names[op] && m->opcodes[op])
-      add_count(opcodes, opcode_names[op], m->opcodes[op]);
+    if (program_opcode_name(op) && m->opcodes[op])
+      add_count(opcodes, program_opcode_name(op), m->opcodes[op]);
   for (int cat = 0; cat < PISA_CAT_COUNT; cat++)
     add_count(categories, category_names[cat], mix_category(m, cat));
   add_count(vector, "instructions", m->vector_instructions);

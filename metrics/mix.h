@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "pisa/abi.h"
+#include "program.h"
 #include "u64map.h"
 
 struct json_object;
@@ -25,8 +25,8 @@ struct pisa_mix {
 void mix_init(struct pisa_mix *m);
 void mix_free(struct pisa_mix *m);
 
-/* Adds `times` executions of the n instructions (one block's table). */
-void mix_add_instrs(struct pisa_mix *m, const struct pisa_instr *instrs,
+/* Adds `times` executions of the n instructions (one block's). */
+void mix_add_instrs(struct pisa_mix *m, const struct program_instr *instrs,
                     uint32_t n, uint64_t times);
 
 /* dst += src, every counter and width table. */
@@ -37,9 +37,6 @@ uint64_t mix_instructions(const struct pisa_mix *m);
 
 /* Executions of the opcodes of one enum pisa_category; 0 when out of range. */
 uint64_t mix_category(const struct pisa_mix *m, int category);
-
-/* LLVM name of an opcode number, NULL when it is not one. */
-const char *mix_opcode_name(unsigned opcode);
 
 /* The "instruction_mix" object: {"opcodes": {non-zero, by name},
  * "categories": {all nine}, "phi", "bytes_loaded", "bytes_stored",

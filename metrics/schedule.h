@@ -1,7 +1,10 @@
 /* schedule.h: the dataflow schedules of METRICS.md (ILP per instruction
  * window, per category and opcode; DLP1/DLP2; BBLP, smart BBLP, PBBLP),
- * rebuilt from a thread's record words and the pass's static tables
- * (operand sources, phi incoming values, index-update marks). */
+ * rebuilt from a thread's decoded batches (events.h) and the program's
+ * dataflow (program.h: operand slots, phi incoming values, index-update
+ * marks).  schedule_run.c holds the per-instruction core, schedule_frames.c
+ * the shadow call stack, schedule_memory.c the memory dependencies and
+ * schedule_result.c the results. */
 #ifndef PISA_METRICS_SCHEDULE_H
 #define PISA_METRICS_SCHEDULE_H
 
@@ -9,37 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pisa/abi.h"
+#include "events.h"
+#include "program.h"
 
 #define SCHED_MAX_WINDOWS 8
-
-/* What the scheduler needs to know about one global block.  The caller
- * resolves module-local indices into pointers; slots of a function's frame
- * are numbered instructions first, then phis, then parameters. */
-struct sched_block {
-  const struct pisa_block *table;
-  const struct pisa_instr *instrs; /* the block's first instruction */
-  const struct pisa_site *sites;   /* the block's first site */
-  const struct pisa_phi *phis;     /* the block's first phi */
-  const uint32_t *operands;        /* the module's operand sources */
-  const uint32_t *incoming;        /* the module's (block, source) pairs */
-  const char *function_name;       /* linkage name, for direct callees */
-  uint32_t local;                  /* module-local block id */
-  uint32_t function;               /* global function id */
-  int entry;                       /* its function's entry block */
-  uint32_t instr_base; /* module-local index of the function's first instr */
-  uint32_t phi_base;   /* module-local index of the function's first phi */
-  uint32_t n_instrs;   /* the function's counted instructions */
-  uint32_t n_phis;     /* the function's phis */
-  uint32_t n_args;     /* its parameters (1 + highest ARG source used) */
-};
-
-/* Fills *out for global block `id`; returns 0, or -1 when `id` is unknown. */
-typedef int (*sched_describe_fn)(void *ctx, uint32_t id,
-                                 struct sched_block *out);
-
-/* 1 + the highest parameter index among n operand sources. */
-uint32_t sched_args_used(const uint32_t *sources, size_t n, uint32_t so_far);
 
 struct sched_config {
   uint32_t windows[SCHED_MAX_WINDOWS]; /* 0 = unlimited */
@@ -53,16 +29,18 @@ struct sched_config {
 
 struct sched;
 
-/* NULL when memory ran out. */
+/* A scheduler of one thread's stream over the program p (which must
+ * outlive it); NULL when memory ran out. */
 struct sched *sched_new(const struct sched_config *config,
-                        sched_describe_fn describe, void *ctx);
+                        const struct program *p);
 void sched_free(struct sched *s);
 
-/* Consumes record words in program order (the ABI of pisa/abi.h); a block's
- * words may be split over several calls. */
-void sched_words(struct sched *s, const uint64_t *words, size_t n);
+/* Consumes a decoded batch (events.h); batches come in program order, and
+ * an instance may continue in the next batch. */
+void sched_add_events(struct sched *s, const struct event_batch *batch);
 
-/* Words the scheduler could not place (a lost context). */
+/* Block instances the scheduler could not place in a call stack (a lost
+ * context: it started a fresh frame, or dropped the instance). */
 uint64_t sched_desync(const struct sched *s);
 
 /* ---- Results --------------------------------------------------------

@@ -49,7 +49,11 @@ static void add_set(struct counter_metrics *a, const struct pisa_cmodule *cm,
                     const struct pisa_counter_set *s, uint64_t count) {
   const struct pisa_counter_module *m = cm->table;
   struct pisa_mix *x = &a->mix;
-  mix_add_instrs(x, m->instrs + s->first_instr, s->n_instrs, count);
+  for (uint32_t k = 0; k < s->n_instrs; k++) {
+    struct program_instr in =
+        pisa_program_instr(&m->instrs[s->first_instr + k]);
+    mix_add_instrs(x, &in, 1, count);
+  }
   x->phi += (uint64_t)s->n_phis * count;
   x->bytes_loaded += (uint64_t)s->bytes_loaded * count;
   x->bytes_stored += (uint64_t)s->bytes_stored * count;

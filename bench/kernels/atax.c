@@ -1,23 +1,10 @@
 /* atax.c: benchmark kernel, y = A^T (A x) on an M x N matrix (the PolyBench
  * atax algorithm), repeated as a power iteration (x = y / max|y|).
  * Usage: atax [N [REPS]] (M = N); prints a checksum. */
-#include <pisa.h> /* regions of interest; nothing without pisa-cc */
-#include <stdio.h>
-#include <stdlib.h>
+#include "kernel.h"
 
 #define DEFAULT_N 2000
-#define DEFAULT_REPS 50
-
-static long arg_or(int argc, char **argv, int i, long fallback) {
-  if (argc <= i)
-    return fallback;
-  long v = strtol(argv[i], NULL, 10);
-  if (v <= 0) {
-    fprintf(stderr, "atax: bad argument '%s'\n", argv[i]);
-    exit(2);
-  }
-  return v;
-}
+#define DEFAULT_REPS 130
 
 static void init(long m, long n, double *a, double *x) {
   for (long j = 0; j < n; j++)
@@ -52,17 +39,13 @@ static void normalise(long n, const double *y, double *x) {
 }
 
 int main(int argc, char **argv) {
-  long n = arg_or(argc, argv, 1, DEFAULT_N);
-  long reps = arg_or(argc, argv, 2, DEFAULT_REPS);
+  long n = kernel_arg("atax", argc, argv, 1, DEFAULT_N);
+  long reps = kernel_arg("atax", argc, argv, 2, DEFAULT_REPS);
   long m = n;
-  double *a = malloc(m * n * sizeof(double));
-  double *x = malloc(n * sizeof(double));
-  double *y = malloc(n * sizeof(double));
-  double *tmp = malloc(m * sizeof(double));
-  if (!a || !x || !y || !tmp) {
-    fprintf(stderr, "atax: out of memory\n");
-    return 1;
-  }
+  double *a = kernel_alloc("atax", m * n, sizeof(double));
+  double *x = kernel_alloc("atax", n, sizeof(double));
+  double *y = kernel_alloc("atax", n, sizeof(double));
+  double *tmp = kernel_alloc("atax", m, sizeof(double));
   init(m, n, a, x);
   for (long r = 0; r < reps; r++) {
     PISA_ROI_BEGIN("atax");

@@ -1,23 +1,10 @@
 /* floyd-warshall.c: benchmark kernel, all-pairs shortest paths on a dense
  * N-vertex graph of integer weights (the PolyBench floyd-warshall algorithm).
  * Usage: floyd-warshall [N]; prints a checksum. */
-#include <pisa.h> /* regions of interest; nothing without pisa-cc */
-#include <stdio.h>
-#include <stdlib.h>
+#include "kernel.h"
 
-#define DEFAULT_N 900
+#define DEFAULT_N 1150
 #define NO_EDGE 999
-
-static long arg_or(int argc, char **argv, int i, long fallback) {
-  if (argc <= i)
-    return fallback;
-  long v = strtol(argv[i], NULL, 10);
-  if (v <= 0) {
-    fprintf(stderr, "floyd-warshall: bad argument '%s'\n", argv[i]);
-    exit(2);
-  }
-  return v;
-}
 
 static void init(long n, int *path) {
   for (long i = 0; i < n; i++)
@@ -44,12 +31,8 @@ static void floyd_warshall(long n, int *path) {
 }
 
 int main(int argc, char **argv) {
-  long n = arg_or(argc, argv, 1, DEFAULT_N);
-  int *path = malloc(n * n * sizeof(int));
-  if (!path) {
-    fprintf(stderr, "floyd-warshall: out of memory\n");
-    return 1;
-  }
+  long n = kernel_arg("floyd-warshall", argc, argv, 1, DEFAULT_N);
+  int *path = kernel_alloc("floyd-warshall", n * n, sizeof(int));
   init(n, path);
   floyd_warshall(n, path);
   unsigned long long sum = 0;

@@ -1,22 +1,9 @@
 /* gemm.c: benchmark kernel, C = alpha A B + beta C on N x N doubles (the
  * PolyBench gemm algorithm, i-k-j loop order so the inner loop vectorises).
  * Usage: gemm [N]; prints a checksum for comparing native and pisa runs. */
-#include <pisa.h> /* regions of interest; nothing without pisa-cc */
-#include <stdio.h>
-#include <stdlib.h>
+#include "kernel.h"
 
-#define DEFAULT_N 1000
-
-static long arg_or(int argc, char **argv, int i, long fallback) {
-  if (argc <= i)
-    return fallback;
-  long v = strtol(argv[i], NULL, 10);
-  if (v <= 0) {
-    fprintf(stderr, "gemm: bad argument '%s'\n", argv[i]);
-    exit(2);
-  }
-  return v;
-}
+#define DEFAULT_N 1300
 
 static void init(long n, double *a, double *b, double *c) {
   for (long i = 0; i < n; i++)
@@ -50,14 +37,10 @@ static double checksum(long n, const double *c) {
 }
 
 int main(int argc, char **argv) {
-  long n = arg_or(argc, argv, 1, DEFAULT_N);
-  double *a = malloc(n * n * sizeof(double));
-  double *b = malloc(n * n * sizeof(double));
-  double *c = malloc(n * n * sizeof(double));
-  if (!a || !b || !c) {
-    fprintf(stderr, "gemm: out of memory\n");
-    return 1;
-  }
+  long n = kernel_arg("gemm", argc, argv, 1, DEFAULT_N);
+  double *a = kernel_alloc("gemm", n * n, sizeof(double));
+  double *b = kernel_alloc("gemm", n * n, sizeof(double));
+  double *c = kernel_alloc("gemm", n * n, sizeof(double));
   init(n, a, b, c);
   gemm(n, 1.5, 1.2, c, a, b);
   printf("gemm n=%ld\nchecksum %.17g\n", n, checksum(n, c));

@@ -1,23 +1,10 @@
 /* jacobi-2d.c: benchmark kernel, the PolyBench jacobi-2d 5-point stencil on
  * two N x N grids, TSTEPS time steps (A -> B, then B -> A).
  * Usage: jacobi-2d [N [TSTEPS]]; prints a checksum. */
-#include <pisa.h> /* regions of interest; nothing without pisa-cc */
-#include <stdio.h>
-#include <stdlib.h>
+#include "kernel.h"
 
 #define DEFAULT_N 1000
-#define DEFAULT_TSTEPS 200
-
-static long arg_or(int argc, char **argv, int i, long fallback) {
-  if (argc <= i)
-    return fallback;
-  long v = strtol(argv[i], NULL, 10);
-  if (v <= 0) {
-    fprintf(stderr, "jacobi-2d: bad argument '%s'\n", argv[i]);
-    exit(2);
-  }
-  return v;
-}
+#define DEFAULT_TSTEPS 400
 
 static void init(long n, double *a, double *b) {
   for (long i = 0; i < n; i++)
@@ -36,14 +23,10 @@ static void sweep(long n, const double *restrict from, double *restrict to) {
 }
 
 int main(int argc, char **argv) {
-  long n = arg_or(argc, argv, 1, DEFAULT_N);
-  long tsteps = arg_or(argc, argv, 2, DEFAULT_TSTEPS);
-  double *a = malloc(n * n * sizeof(double));
-  double *b = malloc(n * n * sizeof(double));
-  if (!a || !b) {
-    fprintf(stderr, "jacobi-2d: out of memory\n");
-    return 1;
-  }
+  long n = kernel_arg("jacobi-2d", argc, argv, 1, DEFAULT_N);
+  long tsteps = kernel_arg("jacobi-2d", argc, argv, 2, DEFAULT_TSTEPS);
+  double *a = kernel_alloc("jacobi-2d", n * n, sizeof(double));
+  double *b = kernel_alloc("jacobi-2d", n * n, sizeof(double));
   init(n, a, b);
   for (long t = 0; t < tsteps; t++) {
     PISA_ROI_BEGIN("sweep");

@@ -2,10 +2,7 @@
  * one random cyclic permutation (Sattolo's algorithm) of N nodes, followed
  * for STEPS steps: every load depends on the previous one and misses caches.
  * Usage: pointer-chase [N [STEPS]]; prints a checksum. */
-#include <pisa.h> /* regions of interest; nothing without pisa-cc */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include "kernel.h"
 
 #define DEFAULT_N (1L << 20)
 #define DEFAULT_STEPS (1L << 22)
@@ -15,38 +12,15 @@ struct node {
   uint64_t value;
 };
 
-static long arg_or(int argc, char **argv, int i, long fallback) {
-  if (argc <= i)
-    return fallback;
-  long v = strtol(argv[i], NULL, 10);
-  if (v <= 0) {
-    fprintf(stderr, "pointer-chase: bad argument '%s'\n", argv[i]);
-    exit(2);
-  }
-  return v;
-}
-
-/* splitmix64: a fixed seed keeps the permutation deterministic. */
-static uint64_t next_random(uint64_t *state) {
-  uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-  z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-
 /* Sattolo's algorithm: a uniformly random permutation with one cycle, so
  * the walk visits every node before it comes back. */
 static void make_cycle(long n, struct node *nodes) {
-  uint64_t *order = malloc(n * sizeof(uint64_t));
+  uint64_t *order = kernel_alloc("pointer-chase", n, sizeof(uint64_t));
   uint64_t state = 42;
-  if (!order) {
-    fprintf(stderr, "pointer-chase: out of memory\n");
-    exit(1);
-  }
   for (long i = 0; i < n; i++)
     order[i] = (uint64_t)i;
   for (long i = n - 1; i > 0; i--) {
-    long j = (long)(next_random(&state) % (uint64_t)i);
+    long j = (long)(splitmix64(&state) % (uint64_t)i);
     uint64_t t = order[i];
     order[i] = order[j];
     order[j] = t;
@@ -68,13 +42,9 @@ static uint64_t chase(const struct node *nodes, long steps) {
 }
 
 int main(int argc, char **argv) {
-  long n = arg_or(argc, argv, 1, DEFAULT_N);
-  long steps = arg_or(argc, argv, 2, DEFAULT_STEPS);
-  struct node *nodes = malloc(n * sizeof(struct node));
-  if (!nodes) {
-    fprintf(stderr, "pointer-chase: out of memory\n");
-    return 1;
-  }
+  long n = kernel_arg("pointer-chase", argc, argv, 1, DEFAULT_N);
+  long steps = kernel_arg("pointer-chase", argc, argv, 2, DEFAULT_STEPS);
+  struct node *nodes = kernel_alloc("pointer-chase", n, sizeof(struct node));
   make_cycle(n, nodes);
   PISA_ROI_BEGIN("chase");
   uint64_t sum = chase(nodes, steps);

@@ -1,23 +1,10 @@
 /* triad.c: benchmark kernel, the STREAM triad a = b + s c over N doubles,
  * REPS times; a and b swap roles after every pass so no pass is dead.
  * Usage: triad [N [REPS]]; prints a checksum. */
-#include <pisa.h> /* regions of interest; nothing without pisa-cc */
-#include <stdio.h>
-#include <stdlib.h>
+#include "kernel.h"
 
 #define DEFAULT_N (1L << 21)
-#define DEFAULT_REPS 70
-
-static long arg_or(int argc, char **argv, int i, long fallback) {
-  if (argc <= i)
-    return fallback;
-  long v = strtol(argv[i], NULL, 10);
-  if (v <= 0) {
-    fprintf(stderr, "triad: bad argument '%s'\n", argv[i]);
-    exit(2);
-  }
-  return v;
-}
+#define DEFAULT_REPS 200
 
 static void triad(long n, double *restrict a, const double *restrict b,
                   const double *restrict c, double s) {
@@ -26,15 +13,11 @@ static void triad(long n, double *restrict a, const double *restrict b,
 }
 
 int main(int argc, char **argv) {
-  long n = arg_or(argc, argv, 1, DEFAULT_N);
-  long reps = arg_or(argc, argv, 2, DEFAULT_REPS);
-  double *a = malloc(n * sizeof(double));
-  double *b = malloc(n * sizeof(double));
-  double *c = malloc(n * sizeof(double));
-  if (!a || !b || !c) {
-    fprintf(stderr, "triad: out of memory\n");
-    return 1;
-  }
+  long n = kernel_arg("triad", argc, argv, 1, DEFAULT_N);
+  long reps = kernel_arg("triad", argc, argv, 2, DEFAULT_REPS);
+  double *a = kernel_alloc("triad", n, sizeof(double));
+  double *b = kernel_alloc("triad", n, sizeof(double));
+  double *c = kernel_alloc("triad", n, sizeof(double));
   for (long i = 0; i < n; i++) {
     a[i] = 0;
     b[i] = (double)(i % 1000) / 1000;

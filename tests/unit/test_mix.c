@@ -35,15 +35,15 @@ enum {
  * instructions may count by width. */
 #define SCALAR(op) {.opcode = op, .bits = 64}
 #define VECTOR(op, lanes_, bits_)                                              \
-  {.opcode = op, .flags = PISA_INSTR_VECTOR, .lanes = lanes_, .bits = bits_}
+  {.opcode = op, .flags = PROGRAM_INSTR_VECTOR, .lanes = lanes_, .bits = bits_}
 
 /* executed 10 times */
-static const struct pisa_instr block_a[] = {
+static const struct program_instr block_a[] = {
     SCALAR(LOAD), SCALAR(FADD), SCALAR(STORE),
     SCALAR(GEP),  SCALAR(ICMP), SCALAR(BR),
 };
 /* executed 3 times: a vectorised loop body */
-static const struct pisa_instr block_b[] = {
+static const struct program_instr block_b[] = {
     VECTOR(LOAD, 8, 256),
     VECTOR(FMUL, 8, 256),
     VECTOR(SHUFFLEVECTOR, 4, 128),
@@ -53,12 +53,12 @@ static const struct pisa_instr block_b[] = {
     SCALAR(RET),
 };
 /* executed 5 times */
-static const struct pisa_instr block_d[] = {
+static const struct program_instr block_d[] = {
     SCALAR(AND),    SCALAR(SELECT),    SCALAR(ZEXT),
     SCALAR(ALLOCA), SCALAR(ATOMICRMW),
 };
 /* never executed */
-static const struct pisa_instr block_c[] = {SCALAR(XOR)};
+static const struct program_instr block_c[] = {SCALAR(XOR)};
 
 #define LEN(a) (uint32_t)(sizeof(a) / sizeof((a)[0]))
 
@@ -103,18 +103,18 @@ static void test_counts(void) {
 }
 
 static void test_names(void) {
-  EXPECT(strcmp(mix_opcode_name(LOAD), "load") == 0);
-  EXPECT(strcmp(mix_opcode_name(GEP), "getelementptr") == 0);
-  EXPECT(strcmp(mix_opcode_name(67), "freeze") == 0);
-  EXPECT(mix_opcode_name(0) == NULL);
-  EXPECT(mix_opcode_name(PISA_OPCODE_MAX) == NULL);
-  EXPECT(mix_opcode_name(1000) == NULL);
+  EXPECT(strcmp(program_opcode_name(LOAD), "load") == 0);
+  EXPECT(strcmp(program_opcode_name(GEP), "getelementptr") == 0);
+  EXPECT(strcmp(program_opcode_name(67), "freeze") == 0);
+  EXPECT(program_opcode_name(0) == NULL);
+  EXPECT(program_opcode_name(PISA_OPCODE_MAX) == NULL);
+  EXPECT(program_opcode_name(1000) == NULL);
 }
 
 /* An opcode number outside the table is ignored, not a crash. */
 static void test_unknown_opcode(void) {
   struct pisa_mix m;
-  const struct pisa_instr odd[] = {SCALAR(200), SCALAR(ICMP)};
+  const struct program_instr odd[] = {SCALAR(200), SCALAR(ICMP)};
   mix_init(&m);
   mix_add_instrs(&m, odd, 2, 4);
   EXPECT_EQ(mix_instructions(&m), 4);
@@ -123,8 +123,8 @@ static void test_unknown_opcode(void) {
 
 static void test_merge(void) {
   struct pisa_mix a, b;
-  const struct pisa_instr wide[] = {VECTOR(FADD, 16, 512),
-                                    VECTOR(LOAD, 8, 256)};
+  const struct program_instr wide[] = {VECTOR(FADD, 16, 512),
+                                       VECTOR(LOAD, 8, 256)};
   mix_init(&a);
   mix_init(&b);
   fill(&a);

@@ -2,7 +2,8 @@
  * is registered, several threads write record words exactly as
  * instrumented code does (segments, calls, RESUME words, memcpy, a segment
  * larger than the buffer, stray words), and the raw result must hold the
- * counts and footprints derived here by construction.  Also built with
+ * counts and footprints derived here by construction; and the decoder's
+ * batches on words chosen by hand.  Also built with
  * ASan/UBSan and with TSan (see tests/CMakeLists.txt). */
 #include <json-c/json.h>
 #include <pthread.h>
@@ -247,6 +248,73 @@ static void test_threads(void) {
   EXPECT_EQ(num(alpha_fn, "memory_accesses/loads"), 2 * THREADS * CALLS);
 }
 
+/* The decoder alone (events.h), on words chosen by hand: a stray word, a
+ * call to beta with an indirect call that ran nothing and a memcpy, a
+ * buffer ending inside alpha's A1 (continued by the next), and an unknown
+ * block id losing the context. */
+static void test_decoded_batch(void) {
+  struct pisa_thread t = {.block = UINT32_MAX};
+  struct event_batch b;
+  event_batch_init(&b);
+  uint32_t a0 = (uint32_t)(block_base & PISA_REC_ID_MASK), a1 = a0 + 1,
+           b0 = a0 + 2;
+  const uint64_t first[] = {
+      0x1234,           block_word(0),     0x100, block_word(1), 0x200,
+      block_word(2),    resume_word(2, 0), 0x300, 0x400,         24,
+      resume_word(1, 1)};
+  pisa_decode_words(&t, first, sizeof first / sizeof *first, &b);
+  EXPECT_EQ(b.desync, 1); /* the stray word */
+  EXPECT_EQ(b.block_before, PROGRAM_NONE);
+  EXPECT_EQ(b.n_instances, 5);
+  const uint32_t blocks[] = {a0, a1, b0, b0, a1};
+  const uint8_t starts[] = {
+      INSTANCE_ENTERED, INSTANCE_ENTERED, INSTANCE_ENTERED,
+      INSTANCE_RESUMED | INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE, /* memcpy */
+      INSTANCE_RESUMED};
+  /* A1 stops at its call (site 1), beta at its indirect call (site 0). */
+  const uint32_t firsts[] = {0, 0, 0, 1, 2}, ends[] = {1, 1, 0, 2, 2},
+                 accesses[] = {0, 1, 2, 2, 4, 4};
+  for (size_t i = 0; i < 5 && i < b.n_instances; i++) {
+    EXPECT_EQ(b.block[i], blocks[i]);
+    EXPECT_EQ(b.start[i], starts[i]);
+    EXPECT_EQ(b.first_site[i], firsts[i]);
+    EXPECT_EQ(b.end_site[i], ends[i]);
+    EXPECT_EQ(b.first_access[i], accesses[i]);
+  }
+  EXPECT_EQ(b.first_access[5], 4);
+  /* load 8 bytes, store 4, the memcpy's source then destination. */
+  const uint64_t addrs[] = {0x100, 0x200, 0x400, 0x300},
+                 sizes[] = {8, 4, 24, 24};
+  const uint8_t kinds[] = {ACCESS_LOAD, ACCESS_STORE, ACCESS_MEMCPY_SOURCE,
+                           ACCESS_MEMCPY_DEST};
+  const uint32_t sites_at[] = {0, 0, 1, 1};
+  EXPECT_EQ(b.n_accesses, 4);
+  for (size_t a = 0; a < 4 && a < b.n_accesses; a++) {
+    EXPECT_EQ(b.addr[a], addrs[a]);
+    EXPECT_EQ(b.size[a], sizes[a]);
+    EXPECT_EQ(b.kind[a], kinds[a]);
+    EXPECT_EQ(b.site[a], sites_at[a]);
+  }
+
+  const uint64_t second[] = {0x500}; /* A1's last load, in the next buffer */
+  pisa_decode_words(&t, second, 1, &b);
+  EXPECT_EQ(b.block_before, a1);
+  EXPECT_EQ(b.n_instances, 1);
+  EXPECT_EQ(b.start[0], INSTANCE_CONTINUED);
+  EXPECT_EQ(b.first_site[0], 2);
+  EXPECT_EQ(b.end_site[0], 3);
+  EXPECT(b.n_accesses == 1 && b.addr[0] == 0x500 && b.site[0] == 2);
+
+  const uint64_t third[] = {PISA_REC_BLOCK | PISA_REC_ID_MASK, 0x600,
+                            block_word(0), 0x700};
+  pisa_decode_words(&t, third, 4, &b);
+  EXPECT_EQ(b.desync, 2); /* the unknown block and its word */
+  EXPECT_EQ(b.n_instances, 1);
+  EXPECT_EQ(b.start[0], INSTANCE_ENTERED | INSTANCE_LOST_CONTEXT);
+  EXPECT_EQ(t.desync, 3);
+  event_batch_free(&b);
+}
+
 /* The runtime reads its configuration at start-up, so the test runs itself
  * again with PISA_OUTPUT_DIR set, and cleans the directory up after. */
 static int rerun_with_output_dir(char **argv) {
@@ -278,6 +346,7 @@ int main(int argc, char **argv) {
     RUN(test_totals);
     RUN(test_footprints);
     RUN(test_threads);
+    RUN(test_decoded_batch);
     json_object_put(doc);
   }
   return check_summary();

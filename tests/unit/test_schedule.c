@@ -1,7 +1,7 @@
 /* test_schedule.c: the ILP, DLP, BBLP and PBBLP schedules on small programs
- * built here as static tables (the pass's format) with hand-written record
- * streams.  Every expected value is derived by hand from METRICS.md in the
- * comment next to it. */
+ * built here in the metrics' own description (program.h) with hand-written
+ * decoded streams (events.h).  Every expected value is derived by hand from
+ * METRICS.md in the comment next to it. */
 #include "check.h"
 #include "schedule.h"
 
@@ -10,143 +10,211 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- A tiny program builder ------------------------------------------- */
+/* ---- A tiny program builder ---------------------------------------------
+ * Values are named by handles (an instruction, a phi or a parameter of the
+ * function being built, by its index there) and become frame slots
+ * (program.h: instructions, then phis, then parameters) in finish(). */
 
-static struct pisa_block B[32];
-static struct pisa_instr I[256];
-static struct pisa_site S[64];
-static struct pisa_phi P[32];
-static uint32_t OPS[512], INC[128];
-static unsigned nb, ni, ns, np, nops, ninc;
-static struct {
-  const char *name;
-  uint32_t first_block, n_blocks;
-} F[8];
-static unsigned nf;
+static struct program_block B[32];
+static struct program_instr I[256];
+static struct program_site S[64];
+static struct program_phi P[32];
+static struct program_function F[8];
+static uint32_t OPS[512], INC[128];        /* slots, (block, slot) pairs */
+static uint32_t OP_VAL[512], INC_VAL[128]; /* the same as handles */
+static uint32_t first_instr[32], instr_fn[256], phi_fn[32], fn_first_phi[8];
+static unsigned nb, ni, ns, np, nops, ninc, nf;
+static const struct program PROGRAM = {B, F};
 
 enum { BR = 2, RET = 1, ADD = 13, FADD = 14, MUL = 17, FMUL = 18 };
 enum { LOAD = 32, STORE = 33, ICMP = 53, CALL = 56 };
-#define IU PISA_INSTR_INDEX_UPDATE
-#define ARG(n) PISA_SOURCE(PISA_SRC_ARG, n)
+enum { VAL_NONE, VAL_INSTR, VAL_PHI, VAL_ARG };
+#define VAL(kind, index) ((uint32_t)(kind) << 24 | (uint32_t)(index))
+#define IU PROGRAM_INSTR_INDEX_UPDATE
+#define ARG(n) VAL(VAL_ARG, n)
 
 static void reset(void) {
   memset(B, 0, sizeof B);
   memset(I, 0, sizeof I);
   memset(S, 0, sizeof S);
   memset(P, 0, sizeof P);
+  memset(F, 0, sizeof F);
   nb = ni = ns = np = nops = ninc = nf = 0;
 }
 
 static void fn(const char *name) {
-  F[nf].name = name;
-  F[nf].first_block = nb;
-  F[nf].n_blocks = 0;
-  nf++;
+  F[nf] = (struct program_function){.name = name, .first_block = nb};
+  fn_first_phi[nf++] = np;
 }
 
 static uint32_t blk(void) {
-  B[nb] = (struct pisa_block){
-      .function = nf - 1, .first_instr = ni, .first_site = ns, .first_phi = np};
+  B[nb] = (struct program_block){.function = nf - 1,
+                                 .first_slot = F[nf - 1].n_instrs,
+                                 .instrs = &I[ni],
+                                 .sites = &S[ns],
+                                 .phis = &P[np],
+                                 .operands = OPS,
+                                 .incoming = INC};
+  first_instr[nb] = ni;
   F[nf - 1].n_blocks++;
   return nb++;
 }
 
-/* An instruction with n operand sources; returns its source. */
+/* An instruction with n operands (handles); returns its handle. */
 static uint32_t ins(uint8_t opcode, uint8_t flags, unsigned n, ...) {
   va_list ap;
   va_start(ap, n);
-  I[ni] = (struct pisa_instr){
-      .opcode = opcode, .flags = flags, .first_operand = nops, .n_operands = n};
+  I[ni] = (struct program_instr){.opcode = opcode,
+                                 .category = (uint8_t)program_category(opcode),
+                                 .flags = flags,
+                                 .site = PROGRAM_NONE,
+                                 .first_operand = nops,
+                                 .n_operands = n};
   for (unsigned k = 0; k < n; k++)
-    OPS[nops++] = va_arg(ap, uint32_t);
+    OP_VAL[nops++] = va_arg(ap, uint32_t);
   va_end(ap);
+  instr_fn[ni++] = nf - 1;
   B[nb - 1].n_instrs++;
-  return PISA_SOURCE(PISA_SRC_INSTR, ni++);
+  return VAL(VAL_INSTR, F[nf - 1].n_instrs++);
 }
 
 /* Makes the last instruction an access site. */
 static void site(uint8_t kind, uint32_t size, const char *callee) {
-  S[ns++] = (struct pisa_site){.kind = kind,
-                               .lanes = 1,
-                               .size = size,
-                               .instr = ni - 1,
-                               .callee = callee};
-  B[nb - 1].n_sites++;
+  uint32_t k = ni - 1 - first_instr[nb - 1];
+  S[ns++] = (struct program_site){
+      .kind = kind, .lanes = 1, .size = size, .instr = k, .callee = callee};
+  I[ni - 1].site = B[nb - 1].n_sites++;
 }
 
 /* A phi with n incoming edges, filled later by edge(). */
 static uint32_t phi(uint32_t flags, unsigned n) {
-  P[np] = (struct pisa_phi){nb - 1, ninc / 2, n, flags};
+  P[np] = (struct program_phi){ninc / 2, n, flags};
   ninc += 2 * n;
+  phi_fn[np++] = nf - 1;
   B[nb - 1].n_phis++;
-  return PISA_SOURCE(PISA_SRC_PHI, np++);
+  return VAL(VAL_PHI, F[nf - 1].n_phis++);
 }
 
-static void edge(uint32_t phi_src, unsigned k, uint32_t pred, uint32_t src) {
-  const struct pisa_phi *p = &P[phi_src & PISA_SRC_INDEX_MASK];
+/* Incoming value k of a phi of the current function. */
+static void edge(uint32_t phi_val, unsigned k, uint32_t pred, uint32_t val) {
+  const struct program_phi *p = &P[fn_first_phi[nf - 1] + (phi_val & 0xffffff)];
   INC[2 * (p->first_incoming + k)] = pred;
-  INC[2 * (p->first_incoming + k) + 1] = src;
+  INC_VAL[2 * (p->first_incoming + k) + 1] = val;
 }
 
-static int describe(void *ctx, uint32_t id, struct sched_block *d) {
-  (void)ctx;
-  if (id >= nb)
-    return -1;
-  uint32_t f = B[id].function, first = F[f].first_block;
-  memset(d, 0, sizeof *d);
-  d->table = &B[id];
-  d->instrs = &I[B[id].first_instr];
-  d->sites = &S[B[id].first_site];
-  d->phis = &P[B[id].first_phi];
-  d->operands = OPS;
-  d->incoming = INC;
-  d->function_name = F[f].name;
-  d->local = id;
-  d->function = f;
-  d->entry = id == first;
-  d->instr_base = B[first].first_instr;
-  d->phi_base = B[first].first_phi;
-  for (uint32_t b = first; b < first + F[f].n_blocks; b++) {
-    d->n_instrs += B[b].n_instrs;
-    d->n_phis += B[b].n_phis;
-    for (uint32_t k = 0; k < B[b].n_instrs; k++) {
-      const struct pisa_instr *in = &I[B[b].first_instr + k];
-      d->n_args =
-          sched_args_used(OPS + in->first_operand, in->n_operands, d->n_args);
-    }
-    for (uint32_t p = 0; p < B[b].n_phis; p++)
-      for (uint32_t k = 0; k < P[B[b].first_phi + p].n_incoming; k++)
-        d->n_args = sched_args_used(
-            &INC[2 * (P[B[b].first_phi + p].first_incoming + k) + 1], 1,
-            d->n_args);
+/* The frame slot of a handle in function f, parameters counted so far. */
+static uint32_t slot_of(const struct program_function *f, uint32_t val) {
+  uint32_t index = val & 0xffffff;
+  switch (val >> 24) {
+  case VAL_INSTR:
+    return index;
+  case VAL_PHI:
+    return f->n_instrs + index;
+  case VAL_ARG:
+    return f->n_instrs + f->n_phis + index;
+  default:
+    return PROGRAM_NONE;
   }
-  return 0;
 }
 
-/* ---- Record streams ----------------------------------------------------- */
-
-static uint64_t W[1 << 16];
-static size_t nw;
-
-static void w_block(uint32_t id) { W[nw++] = PISA_REC_BLOCK | id; }
-static void w_resume(uint32_t site_in_block, uint32_t id) {
-  W[nw++] =
-      PISA_REC_RESUME | (uint64_t)site_in_block << PISA_REC_SITE_SHIFT | id;
+static void use(struct program_function *f, uint32_t val) {
+  if (val >> 24 == VAL_ARG && (val & 0xffffff) + 1 > f->n_args)
+    f->n_args = (val & 0xffffff) + 1;
 }
-static void w_addr(uint64_t a) { W[nw++] = a; }
+
+/* Frames sized, handles resolved to slots, phis placed after the
+ * instructions; idempotent. */
+static void finish(void) {
+  for (unsigned f = 0; f < nf; f++)
+    F[f].n_args = 0;
+  for (unsigned i = 0; i < ni; i++)
+    for (uint32_t k = 0; k < I[i].n_operands; k++)
+      use(&F[instr_fn[i]], OP_VAL[I[i].first_operand + k]);
+  for (unsigned q = 0; q < np; q++)
+    for (uint32_t k = 0; k < P[q].n_incoming; k++)
+      use(&F[phi_fn[q]], INC_VAL[2 * (P[q].first_incoming + k) + 1]);
+  for (unsigned i = 0; i < ni; i++)
+    for (uint32_t k = 0; k < I[i].n_operands; k++)
+      OPS[I[i].first_operand + k] =
+          slot_of(&F[instr_fn[i]], OP_VAL[I[i].first_operand + k]);
+  for (unsigned q = 0; q < np; q++)
+    for (uint32_t k = 0; k < P[q].n_incoming; k++)
+      INC[2 * (P[q].first_incoming + k) + 1] =
+          slot_of(&F[phi_fn[q]], INC_VAL[2 * (P[q].first_incoming + k) + 1]);
+  for (unsigned b = 0, phis = 0; b < nb; b++) {
+    const struct program_function *f = &F[B[b].function];
+    if (b == f->first_block)
+      phis = 0;
+    B[b].phi_slot = f->n_instrs + phis;
+    phis += B[b].n_phis;
+  }
+}
+
+/* ---- Decoded streams -----------------------------------------------------
+ * What the runtime's decoder would make of a thread's records, written as
+ * tokens and cut into batches here. */
+
+static struct token {
+  int kind; /* 0 block entered, 1 resumed after call `site`, 2 address */
+  uint32_t block, site;
+  uint64_t addr;
+} T[1 << 16];
+static size_t nt;
+
+static void ev_block(uint32_t id) { T[nt++] = (struct token){0, id, 0, 0}; }
+static void ev_resume(uint32_t site_in_block, uint32_t id) {
+  T[nt++] = (struct token){1, id, site_in_block, 0};
+}
+static void ev_addr(uint64_t a) { T[nt++] = (struct token){2, 0, 0, a}; }
+
+/* Where the stream stands between batches: the block and its next site. */
+struct feed {
+  uint32_t block, site;
+};
+
+/* The batch of tokens [from, to). */
+static void batch_of(struct event_batch *b, struct feed *f, size_t from,
+                     size_t to) {
+  EXPECT(event_batch_reset(b, to - from + 1, to - from) == 0);
+  b->block_before = f->block;
+  if (f->block != PROGRAM_NONE && from < to && T[from].kind == 2)
+    event_add_instance(b, f->block, INSTANCE_CONTINUED, f->site);
+  for (size_t i = from; i < to; i++) {
+    const struct token *t = &T[i];
+    if (t->kind == 2) {
+      const struct program_site *s = &B[f->block].sites[f->site];
+      event_add_access(b, t->addr, s->size, f->site++,
+                       s->kind == PROGRAM_SITE_LOAD ? ACCESS_LOAD
+                                                    : ACCESS_STORE,
+                       s->access_class);
+      b->end_site[b->n_instances - 1] = f->site;
+      continue;
+    }
+    f->block = t->block;
+    f->site = t->kind ? t->site + 1 : 0;
+    event_add_instance(b, t->block,
+                       t->kind ? INSTANCE_RESUMED : INSTANCE_ENTERED, f->site);
+  }
+  b->first_access[b->n_instances] = (uint32_t)b->n_accesses;
+}
 
 static const struct sched_config ALL = {
     .windows = {0, 64}, .n_windows = 2, .bblp = 1};
 
+/* The stream in one batch, or one batch per token. */
 static struct sched *run_stream(const struct sched_config *cfg,
-                                int word_by_word) {
-  struct sched *s = sched_new(cfg, describe, NULL);
+                                int token_by_token) {
+  finish();
+  struct sched *s = sched_new(cfg, &PROGRAM);
   EXPECT(s != NULL);
-  if (word_by_word)
-    for (size_t i = 0; i < nw; i++)
-      sched_words(s, W + i, 1);
-  else
-    sched_words(s, W, nw);
+  struct event_batch b;
+  struct feed f = {PROGRAM_NONE, 0};
+  event_batch_init(&b);
+  for (size_t i = 0; i < nt; i = token_by_token ? i + 1 : nt) {
+    batch_of(&b, &f, i, token_by_token ? i + 1 : nt);
+    sched_add_events(s, &b);
+  }
+  event_batch_free(&b);
   EXPECT_EQ(sched_desync(s), 0);
   return s;
 }
@@ -188,8 +256,8 @@ static void test_straight_line(void) {
   blk();
   uint32_t a = ins(ADD, 0, 0), b = ins(ADD, 0, 0), c = ins(ADD, 0, 2, a, b);
   ins(RET, 0, 1, c);
-  nw = 0;
-  w_block(0);
+  nt = 0;
+  ev_block(0);
   struct sched_config cfg = {.windows = {0, 2, 1}, .n_windows = 3, .bblp = 1};
   struct par_result r = thread_result(&cfg);
   NEAR(val(&r.win[0].ilp), 4.0 / 3);
@@ -214,17 +282,17 @@ static void build_store_load_store(int same) {
   fn("main");
   blk();
   ins(STORE, 0, 0);
-  site(PISA_SITE_STORE, 8, NULL);
+  site(PROGRAM_SITE_STORE, 8, NULL);
   ins(LOAD, 0, 0);
-  site(PISA_SITE_LOAD, 8, NULL);
+  site(PROGRAM_SITE_LOAD, 8, NULL);
   ins(STORE, 0, 0);
-  site(PISA_SITE_STORE, 8, NULL);
+  site(PROGRAM_SITE_STORE, 8, NULL);
   ins(RET, 0, 0);
-  nw = 0;
-  w_block(0);
-  w_addr(0x1000);
-  w_addr(same ? 0x1000 : 0x2000);
-  w_addr(0x1000);
+  nt = 0;
+  ev_block(0);
+  ev_addr(0x1000);
+  ev_addr(same ? 0x1000 : 0x2000);
+  ev_addr(0x1000);
 }
 
 static void test_memory_order(void) {
@@ -247,8 +315,8 @@ static void test_calls(void) {
   fn("main");
   blk();
   uint32_t a = ins(ADD, 0, 0);
-  uint32_t r = ins(CALL, 0, 2, a, (uint32_t)PISA_SRC_NONE);
-  site(PISA_SITE_CALL, 0, "f");
+  uint32_t r = ins(CALL, 0, 2, a, (uint32_t)VAL_NONE);
+  site(PROGRAM_SITE_CALL, 0, "f");
   uint32_t s = ins(ADD, 0, 1, r);
   ins(RET, 0, 1, s);
   fn("f");
@@ -257,10 +325,10 @@ static void test_calls(void) {
   ins(ADD, 0, 0);
   ins(RET, 0, 1, y);
 
-  nw = 0;
-  w_block(0);
-  w_block(1);
-  w_resume(0, 0);
+  nt = 0;
+  ev_block(0);
+  ev_block(1);
+  ev_resume(0, 0);
   struct sched *sc = run_stream(&ALL, 0);
   struct par_result t, fmain, ff;
   sched_thread_result(sc, &t);
@@ -272,9 +340,9 @@ static void test_calls(void) {
   NEAR(val(&ff.win[0].ilp), 1.5);
   NEAR(val(&t.bblp), 7.0 / 6);
 
-  nw = 0; /* f never ran: the call went to code without instrumentation */
-  w_block(0);
-  w_resume(0, 0);
+  nt = 0; /* f never ran: the call went to code without instrumentation */
+  ev_block(0);
+  ev_resume(0, 0);
   struct par_result e = thread_result(&ALL);
   NEAR(val(&e.win[0].ilp), 1.0);
   NEAR(val(&e.bblp), 1.0);
@@ -297,15 +365,15 @@ static void test_phi_edges(void) {
   edge(p, 1, 1, a);
   uint32_t c = ins(ADD, 0, 1, p);
   ins(RET, 0, 1, c);
-  nw = 0;
-  w_block(0);
-  w_block(2);
+  nt = 0;
+  ev_block(0);
+  ev_block(2);
   struct par_result r = thread_result(&ALL);
   NEAR(val(&r.win[0].ilp), 5.0 / 4);
-  nw = 0;
-  w_block(0);
-  w_block(1);
-  w_block(2);
+  nt = 0;
+  ev_block(0);
+  ev_block(1);
+  ev_block(2);
   r = thread_result(&ALL);
   NEAR(val(&r.win[0].ilp), 2.0);
 }
@@ -328,25 +396,25 @@ static void build_figure3(unsigned n) {
   blk();
   uint32_t i = phi(IU, 2);
   uint32_t L = ins(LOAD, 0, 1, i);
-  site(PISA_SITE_LOAD, 8, NULL);
+  site(PROGRAM_SITE_LOAD, 8, NULL);
   uint32_t M = ins(FMUL, 0, 2, L, L);
   ins(STORE, 0, 2, M, i);
-  site(PISA_SITE_STORE, 8, NULL);
+  site(PROGRAM_SITE_STORE, 8, NULL);
   uint32_t A = ins(ADD, IU, 1, i);
   uint32_t C = ins(ICMP, 0, 1, A);
   ins(BR, 0, 1, C);
-  edge(i, 0, 0, PISA_SRC_NONE);
+  edge(i, 0, 0, VAL_NONE);
   edge(i, 1, 1, A);
   blk();
   ins(RET, 0, 0);
-  nw = 0;
-  w_block(0);
+  nt = 0;
+  ev_block(0);
   for (unsigned k = 0; k < n; k++) {
-    w_block(1);
-    w_addr(0x100000 + 8 * k);
-    w_addr(0x900000 + 8 * k);
+    ev_block(1);
+    ev_addr(0x100000 + 8 * k);
+    ev_addr(0x900000 + 8 * k);
   }
-  w_block(2);
+  ev_block(2);
 }
 
 static void test_figure3(void) {
@@ -365,7 +433,8 @@ static void test_figure3(void) {
   NEAR(val(&r.dlp2), 1.0);
 }
 
-/* The same stream one word per call gives the same schedule. */
+/* The same stream cut into one batch per token (an instance continued over
+ * many batches) gives the same schedule. */
 static void test_split_words(void) {
   build_figure3(50);
   struct sched *a = run_stream(&ALL, 0), *b = run_stream(&ALL, 1);
@@ -390,17 +459,17 @@ static void test_dlp(void) {
     ins(BR, 0, 0);
     blk();
     ins(LOAD, 0, 0);
-    site(PISA_SITE_LOAD, 8, NULL);
+    site(PROGRAM_SITE_LOAD, 8, NULL);
     ins(BR, 0, 0);
     blk();
     ins(RET, 0, 0);
-    nw = 0;
-    w_block(0);
+    nt = 0;
+    ev_block(0);
     for (unsigned k = 0; k < n; k++) {
-      w_block(1);
-      w_addr(contiguous ? 0x4000 + 8 * k : 0x4000 + 64 * ((k * 37) % n));
+      ev_block(1);
+      ev_addr(contiguous ? 0x4000 + 8 * k : 0x4000 + 64 * ((k * 37) % n));
     }
-    w_block(2);
+    ev_block(2);
     struct par_result r = thread_result(&ALL);
     double N = n, f = contiguous ? (N - 1) / N : 0;
     double dlp1 = (N * N + (N + 1) * (N + 1) + 1) / (2 * N + 2);
@@ -428,31 +497,31 @@ static void test_pbblp_ssa(void) {
     uint32_t i = phi(IU, 2);
     uint32_t s = prefix ? phi(0, 2) : 0;
     uint32_t x = ins(LOAD, 0, 1, i);
-    site(PISA_SITE_LOAD, 8, NULL);
+    site(PROGRAM_SITE_LOAD, 8, NULL);
     uint32_t y = ins(LOAD, 0, 1, i);
-    site(PISA_SITE_LOAD, 8, NULL);
+    site(PROGRAM_SITE_LOAD, 8, NULL);
     uint32_t s2 = ins(FADD, 0, 2, prefix ? s : x, y);
     ins(STORE, 0, 2, s2, i);
-    site(PISA_SITE_STORE, 8, NULL);
+    site(PROGRAM_SITE_STORE, 8, NULL);
     uint32_t A = ins(ADD, IU, 1, i);
     ins(BR, 0, 1, A);
-    edge(i, 0, 0, PISA_SRC_NONE);
+    edge(i, 0, 0, VAL_NONE);
     edge(i, 1, 1, A);
     if (prefix) {
-      edge(s, 0, 0, PISA_SRC_NONE);
+      edge(s, 0, 0, VAL_NONE);
       edge(s, 1, 1, s2);
     }
     blk();
     ins(RET, 0, 0);
-    nw = 0;
-    w_block(0);
+    nt = 0;
+    ev_block(0);
     for (unsigned k = 0; k < n; k++) {
-      w_block(1);
-      w_addr(0x10000 + 8 * k);
-      w_addr(0x20000 + 8 * k);
-      w_addr(0x30000 + 8 * k);
+      ev_block(1);
+      ev_addr(0x10000 + 8 * k);
+      ev_addr(0x20000 + 8 * k);
+      ev_addr(0x30000 + 8 * k);
     }
-    w_block(2);
+    ev_block(2);
     struct par_result r = thread_result(&ALL);
     double N = n, loop = prefix ? 1 : N;
     NEAR(val(&r.pbblp), (N * loop + 1) / (N + 1));
@@ -474,26 +543,26 @@ static void test_pbblp_memory(void) {
   blk();
   uint32_t i = phi(IU, 2);
   ins(STORE, 0, 1, i);
-  site(PISA_SITE_STORE, 8, NULL);
+  site(PROGRAM_SITE_STORE, 8, NULL);
   uint32_t x = ins(LOAD, 0, 0);
-  site(PISA_SITE_LOAD, 8, NULL);
+  site(PROGRAM_SITE_LOAD, 8, NULL);
   ins(STORE, 0, 1, x);
-  site(PISA_SITE_STORE, 8, NULL);
+  site(PROGRAM_SITE_STORE, 8, NULL);
   uint32_t A = ins(ADD, IU, 1, i);
   ins(BR, 0, 1, A);
-  edge(i, 0, 0, PISA_SRC_NONE);
+  edge(i, 0, 0, VAL_NONE);
   edge(i, 1, 1, A);
   blk();
   ins(RET, 0, 0);
-  nw = 0;
-  w_block(0);
+  nt = 0;
+  ev_block(0);
   for (unsigned k = 0; k < n; k++) {
-    w_block(1);
-    w_addr(0x50000 + 8 * k);                    /* X_k */
-    w_addr(k ? 0x50000 + 8 * (k - 1) : 0x1234); /* X_{k-1} */
-    w_addr(0x70000 + 8 * k);                    /* Z_k */
+    ev_block(1);
+    ev_addr(0x50000 + 8 * k);                    /* X_k */
+    ev_addr(k ? 0x50000 + 8 * (k - 1) : 0x1234); /* X_{k-1} */
+    ev_addr(0x70000 + 8 * k);                    /* Z_k */
   }
-  w_block(2);
+  ev_block(2);
   struct par_result r = thread_result(&ALL);
   NEAR(val(&r.pbblp), 1.0);
 }

@@ -1,0 +1,65 @@
+/* events.c: the storage of decoded batches (events.h).  A batch is reused
+ * from buffer to buffer, so its arrays grow to the largest buffer seen and
+ * stay: one block for the instances' arrays, one for the accesses'. */
+#include "events.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void event_batch_init(struct event_batch *b) {
+  memset(b, 0, sizeof *b);
+  b->block_before = PROGRAM_NONE;
+}
+
+void event_batch_free(struct event_batch *b) {
+  free(b->first_access); /* the instances' arrays */
+  free(b->addr);         /* the accesses' arrays */
+  event_batch_init(b);
+}
+
+/* The instances' arrays, n each (first_access n + 1), carved from one
+ * block; what they held is dropped. */
+static int grow_instances(struct event_batch *b, size_t n) {
+  if (n <= b->instance_capacity)
+    return 0;
+  uint32_t *p = malloc((4 * n + 1) * sizeof *p + n);
+  if (!p)
+    return -1;
+  free(b->first_access);
+  b->first_access = p;
+  b->block = p + n + 1;
+  b->first_site = b->block + n;
+  b->end_site = b->first_site + n;
+  b->start = (uint8_t *)(b->end_site + n);
+  b->instance_capacity = n;
+  return 0;
+}
+
+/* The accesses' arrays, likewise. */
+static int grow_accesses(struct event_batch *b, size_t n) {
+  if (n <= b->access_capacity)
+    return 0;
+  uint64_t *p = malloc(n * (2 * sizeof *p + sizeof(uint32_t) + 2));
+  if (!p)
+    return -1;
+  free(b->addr);
+  b->addr = p;
+  b->size = p + n;
+  b->site = (uint32_t *)(b->size + n);
+  b->kind = (uint8_t *)(b->site + n);
+  b->access_class = b->kind + n;
+  b->access_capacity = n;
+  return 0;
+}
+
+int event_batch_reset(struct event_batch *b, size_t instances,
+                      size_t accesses) {
+  b->n_instances = b->n_accesses = 0;
+  b->block_before = PROGRAM_NONE;
+  b->desync = 0;
+  if (grow_instances(b, instances ? instances : 1) ||
+      grow_accesses(b, accesses ? accesses : 1))
+    return -1;
+  b->first_access[0] = 0;
+  return 0;
+}

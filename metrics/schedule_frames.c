@@ -1,0 +1,407 @@
+/* schedule_frames.c: the schedules' shadow call stack.  One frame of value
+ * slots per active call (ready cycle per schedule and the producing block
+ * instance); block instances entering, resuming and ending; calls passing
+ * arguments and results; phis taking the edge's values.  Also the
+ * scheduler's life cycle and its per-block state, derived once per block
+ * from the program. */
+#include "schedule_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void *sched_grow_to(void *p, size_t *cap, size_t need, size_t size) {
+  size_t c = *cap ? *cap : 64;
+  while (c < need)
+    c *= 2;
+  void *q = realloc(p, c * size);
+  if (!q)
+    return NULL;
+  memset((char *)q + *cap * size, 0, (c - *cap) * size);
+  *cap = c;
+  return q;
+}
+
+struct sched *sched_new(const struct sched_config *config,
+                        const struct program *p) {
+  struct sched *s = calloc(1, sizeof *s);
+  if (!s)
+    return NULL;
+  s->cfg = *config;
+  if (s->cfg.n_windows > SCHED_MAX_WINDOWS)
+    s->cfg.n_windows = SCHED_MAX_WINDOWS;
+  s->n_sched = s->cfg.n_windows + (s->cfg.bblp ? 2 : 0);
+  s->stride = s->n_sched + TAG_WORDS;
+  s->entry_words = 1 + 2 * s->n_sched + TAG_WORDS;
+  s->program = p;
+  u64map_init(&s->pages);
+  u64map_init(&s->overflow);
+  size_t nw = s->cfg.n_windows ? s->cfg.n_windows : 1;
+  s->cat = calloc(nw * PISA_CAT_COUNT, sizeof *s->cat);
+  s->op = calloc(nw * PISA_OPCODE_MAX, sizeof *s->op);
+  int ok = s->cat && s->op;
+  for (unsigned w = 0; w < s->cfg.n_windows; w++)
+    if (s->cfg.windows[w] &&
+        !(s->ring[w] = calloc(s->cfg.windows[w], sizeof *s->ring[w])))
+      ok = 0;
+  if (!ok) {
+    sched_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+void sched_free(struct sched *s) {
+  if (!s)
+    return;
+  for (uint32_t b = 0; b < s->n_blocks; b++) {
+    free(s->blocks[b].last_end);
+    free(s->blocks[b].op_off);
+    free(s->blocks[b].uops);
+  }
+  free(s->blocks);
+  for (uint32_t f = 0; f < s->n_fns; f++)
+    if (s->fns[f]) {
+      free(s->fns[f]->cat);
+      free(s->fns[f]->op);
+      free(s->fns[f]);
+    }
+  free(s->fns);
+  free(s->frames);
+  free(s->vals);
+  sched_memory_free(s);
+  for (unsigned w = 0; w < SCHED_MAX_WINDOWS; w++)
+    free(s->ring[w]);
+  free(s->cat);
+  free(s->op);
+  free(s->stores);
+  free(s);
+}
+
+uint64_t sched_desync(const struct sched *s) { return s->desync; }
+
+/* ---- Static state, created at first sight -------------------------- */
+
+/* The block's instructions and operand offsets for this scheduler's slot
+ * width (the program gives slots; a slot is `stride` words here). */
+static int decode_block(struct sched *s, struct block_state *b) {
+  const struct program_block *pb = b->pb;
+  uint32_t n = pb->n_instrs;
+  if (!n)
+    return 0;
+  uint32_t count = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    const struct program_instr *in = &pb->instrs[k];
+    if (in->n_operands && in->first_operand + in->n_operands > count)
+      count = in->first_operand + in->n_operands;
+  }
+  if (!(b->op_off = malloc((count ? count : 1) * sizeof *b->op_off)))
+    return -1;
+  if (!(b->uops = malloc(n * sizeof *b->uops)))
+    return -1;
+  for (uint32_t k = 0; k < n; k++) {
+    const struct program_instr *in = &pb->instrs[k];
+    b->uops[k] = (struct uop){
+        .op = in->opcode < PISA_OPCODE_MAX ? in->opcode : 0,
+        .cat = in->category,
+        .index_update = (in->flags & PROGRAM_INSTR_INDEX_UPDATE) != 0,
+        .has_site = in->site != PROGRAM_NONE,
+        .n_ops = in->n_operands,
+        .out = (pb->first_slot + k) * s->stride,
+        .ops = in->first_operand};
+    /* Only index updates and branches: omitted from PBBLP. */
+    if (!(in->flags & PROGRAM_INSTR_INDEX_UPDATE) && in->opcode != 2 &&
+        in->opcode != 3) /* br, switch */
+      b->pbblp_counted = 1;
+  }
+  for (uint32_t j = 0; j < count; j++) {
+    uint32_t slot = pb->operands[j];
+    b->op_off[j] = slot == PROGRAM_NONE ? NO_SLOT : slot * s->stride;
+  }
+  return 0;
+}
+
+static struct block_state *block_state(struct sched *s, uint32_t id) {
+  if (id >= s->n_blocks) {
+    size_t cap = s->n_blocks;
+    struct block_state *b =
+        sched_grow(s->blocks, &cap, (size_t)id + 1, sizeof *b);
+    if (!b)
+      return NULL;
+    s->blocks = b;
+    s->n_blocks = (uint32_t)cap;
+  }
+  struct block_state *b = &s->blocks[id];
+  if (b->pb)
+    return b;
+  const struct program_block *pb = &s->program->blocks[id];
+  b->pb = pb;
+  b->entry = id == s->program->functions[pb->function].first_block;
+  b->last_end = calloc(pb->n_sites ? pb->n_sites : 1, sizeof *b->last_end);
+  if (b->last_end && decode_block(s, b) == 0)
+    return b;
+  free(b->last_end);
+  free(b->op_off);
+  free(b->uops);
+  memset(b, 0, sizeof *b);
+  return NULL;
+}
+
+static struct fn_state *fn_state(struct sched *s, uint32_t fn) {
+  if (fn >= s->n_fns) {
+    size_t cap = s->n_fns;
+    struct fn_state **f = sched_grow(s->fns, &cap, (size_t)fn + 1, sizeof *f);
+    if (!f)
+      return NULL;
+    s->fns = f;
+    s->n_fns = (uint32_t)cap;
+  }
+  if (s->fns[fn])
+    return s->fns[fn];
+  struct fn_state *f = calloc(1, sizeof *f);
+  size_t nw = s->cfg.n_windows ? s->cfg.n_windows : 1;
+  if (!f || !(f->cat = calloc(nw * PISA_CAT_COUNT, sizeof *f->cat)) ||
+      !(f->op = calloc(nw * PISA_OPCODE_MAX, sizeof *f->op))) {
+    if (f)
+      free(f->cat);
+    free(f);
+    return NULL;
+  }
+  return s->fns[fn] = f;
+}
+
+/* ---- Frames -------------------------------------------------------- */
+
+/* The slot a frame slot number names, or NULL (no dependency). */
+static inline uint64_t *source_slot(struct sched *s, const struct frame *fr,
+                                    uint32_t slot) {
+  return slot == PROGRAM_NONE ? NULL : slot_at(s, fr, slot);
+}
+
+static const struct program_function *function_of(const struct sched *s,
+                                                  const struct block_state *b) {
+  return &s->program->functions[b->pb->function];
+}
+
+/* Pushes a frame for the function of b, its slots zeroed (values that
+ * were never produced, after a lost context, carry no dependency). */
+static struct frame *push_frame(struct sched *s, const struct block_state *b) {
+  const struct program_function *f = function_of(s, b);
+  size_t words = ((size_t)f->n_instrs + f->n_phis + f->n_args) * s->stride;
+  struct frame *fs =
+      sched_grow(s->frames, &s->frame_cap, s->depth + 1, sizeof *fs);
+  if (!fs)
+    return NULL;
+  s->frames = fs;
+  size_t base =
+      s->depth ? s->frames[s->depth - 1].base + s->frames[s->depth - 1].words
+               : 0;
+  uint64_t *v = sched_grow(s->vals, &s->vals_cap, base + words, sizeof *v);
+  if (!v)
+    return NULL;
+  s->vals = v;
+  memset(v + base, 0, words * sizeof *v);
+  struct frame *fr = &s->frames[s->depth++];
+  memset(fr, 0, sizeof *fr);
+  fr->fn = b->pb->function;
+  fr->block = NONE32;
+  fr->pending = NONE32;
+  fr->base = base;
+  fr->words = words;
+  fr->stores_mark = s->n_stores;
+  fr->fs = fn_state(s, fr->fn);
+  return fr->fs ? fr : (s->depth--, NULL);
+}
+
+/* Ends the frame's current block instance: its level is final, so values
+ * and memory it wrote before its level last rose get the final level. */
+static void end_instance(struct sched *s, struct frame *fr) {
+  if (fr->block == NONE32 || !fr->seq)
+    return;
+  struct block_state *b = &s->blocks[fr->block];
+  if (fr->level > b->max_level)
+    b->max_level = fr->level;
+  if (fr->late) {
+    for (uint32_t k = 0; k < b->pb->n_instrs; k++) {
+      uint64_t *v = slot_at(s, fr, b->pb->first_slot + k) + s->n_sched;
+      if (v[TAG_SEQ] == fr->seq)
+        v[TAG_LEVEL] = fr->level;
+    }
+    for (size_t i = fr->stores_mark; i < s->n_stores; i++) {
+      uint64_t *tag = s->stores[i] + 1 + 2 * s->n_sched;
+      if (tag[TAG_SEQ] == fr->seq)
+        tag[TAG_LEVEL] = fr->level;
+    }
+  }
+  s->n_stores = fr->stores_mark;
+  fr->seq = 0;
+}
+
+static void pop_frame(struct sched *s) {
+  end_instance(s, &s->frames[s->depth - 1]);
+  s->depth--;
+}
+
+/* Pops frames until the top one runs `fn`; 0 when none does. */
+static int unwind_to(struct sched *s, uint32_t fn) {
+  size_t d = s->depth;
+  while (d && s->frames[d - 1].fn != fn)
+    d--;
+  if (!d)
+    return 0;
+  while (s->depth > d)
+    pop_frame(s);
+  return 1;
+}
+
+/* ---- Block entry, call and return ---------------------------------- */
+
+/* Copies a source slot (or zeros for a constant) into dst. */
+static inline void copy_slot(struct sched *s, uint64_t *dst,
+                             const uint64_t *src) {
+  for (unsigned i = 0; i < s->stride; i++)
+    dst[i] = src ? src[i] : 0;
+}
+
+/* The phis of b take the values arriving along the edge from block `pred`
+ * (NONE32 when unknown), all at once. */
+static void enter_phis(struct sched *s, struct frame *fr,
+                       const struct program_block *pb, uint32_t pred) {
+  uint32_t n = pb->n_phis;
+  if (!n || !pb->phis || !pb->incoming)
+    return;
+  uint64_t tmp[64 * (SCHED_MAX_WINDOWS + 2 + TAG_WORDS)];
+  for (uint32_t first = 0; first < n; first += 64) {
+    uint32_t count = n - first < 64 ? n - first : 64;
+    for (uint32_t p = 0; p < count; p++) {
+      const struct program_phi *phi = &pb->phis[first + p];
+      const uint32_t *pairs = pb->incoming + 2 * (size_t)phi->first_incoming;
+      const uint64_t *src = NULL;
+      for (uint32_t k = 0; k < phi->n_incoming; k++)
+        if (pairs[2 * k] == pred) {
+          src = source_slot(s, fr, pairs[2 * k + 1]);
+          break;
+        }
+      uint64_t *t = tmp + p * s->stride;
+      copy_slot(s, t, src);
+      if (phi->flags & PROGRAM_INSTR_INDEX_UPDATE) {
+        if (s->cfg.bblp)
+          t[s->cfg.n_windows + 1] = 0;
+        t[s->n_sched + TAG_SEQ] = t[s->n_sched + TAG_BLOCK] = 0;
+      }
+    }
+    for (uint32_t p = 0; p < count; p++)
+      copy_slot(s, slot_at(s, fr, pb->phi_slot + first + p),
+                tmp + p * s->stride);
+  }
+}
+
+/* A new invocation of b's function: arguments flow from the pending call
+ * of the frame below when that call names this function (or is indirect). */
+static struct frame *enter_function(struct sched *s, struct block_state *b) {
+  struct frame *caller = s->depth ? &s->frames[s->depth - 1] : NULL;
+  const struct program_block *cb = NULL;
+  const struct program_site *call = NULL;
+  const struct program_function *f = function_of(s, b);
+  if (caller && caller->pending != NONE32) {
+    cb = s->blocks[caller->block].pb;
+    call = &cb->sites[caller->pending];
+    if (call->callee && strcmp(call->callee, f->name) != 0)
+      call = NULL; /* a callback from an uninstrumented callee */
+  }
+  struct frame *fr = push_frame(s, b);
+  if (!fr)
+    return NULL;
+  caller = s->depth > 1 ? &s->frames[s->depth - 2] : NULL;
+  if (call && caller) {
+    const struct program_instr *in = &cb->instrs[call->instr];
+    const uint32_t *ops = cb->operands + in->first_operand;
+    uint32_t n = in->n_operands ? in->n_operands - 1 : 0;
+    for (uint32_t a = 0; a < n && a < f->n_args; a++)
+      copy_slot(s, slot_at(s, fr, f->n_instrs + f->n_phis + a),
+                source_slot(s, caller, ops[a]));
+    fr->from_call = 1;
+  }
+  return fr;
+}
+
+/* The top frame's block returned: the call's result is ready when the
+ * `ret` issued. */
+void sched_leave_function(struct sched *s, const uint64_t *ret) {
+  int from_call = s->frames[s->depth - 1].from_call;
+  pop_frame(s);
+  if (!from_call || !s->depth)
+    return;
+  struct frame *caller = &s->frames[s->depth - 1];
+  if (caller->pending == NONE32)
+    return;
+  const struct program_block *cb = s->blocks[caller->block].pb;
+  uint64_t *v =
+      slot_at(s, caller, cb->first_slot + cb->sites[caller->pending].instr);
+  for (unsigned i = 0; i < s->n_sched; i++)
+    if (ret[i] > v[i])
+      v[i] = ret[i];
+}
+
+static void start_instance(struct sched *s, struct frame *fr,
+                           struct block_state *b, uint32_t id) {
+  fr->block = id;
+  fr->cursor = fr->site = 0;
+  fr->pending = NONE32;
+  fr->bb_prev[0] = fr->bb_prev[1] = 0;
+  fr->seq = ++s->next_seq;
+  fr->level = 1;
+  fr->wrote = fr->late = 0;
+  fr->stores_mark = s->n_stores;
+  if (b->pbblp_counted)
+    b->instances++;
+}
+
+/* An entered block: a call's entry block pushes a frame; any other block
+ * continues its function's frame (unwinding frames left by non-local
+ * exits); the phis read the edge from the frame's previous block. */
+struct frame *sched_enter_block(struct sched *s, uint32_t id) {
+  struct block_state *b = block_state(s, id);
+  if (!b)
+    return NULL;
+  struct frame *fr;
+  uint32_t pred = NONE32;
+  if (b->entry) {
+    fr = enter_function(s, b);
+  } else if (unwind_to(s, b->pb->function)) {
+    fr = &s->frames[s->depth - 1];
+    pred = fr->block;
+    end_instance(s, fr);
+  } else {
+    s->desync++; /* context lost: start from a fresh frame */
+    fr = push_frame(s, b);
+  }
+  if (!fr)
+    return NULL;
+  enter_phis(s, fr, b->pb, pred);
+  start_instance(s, fr, b, id);
+  return fr;
+}
+
+/* A resumed block: the caller continues after call site `call` of `id`. */
+struct frame *sched_resume_block(struct sched *s, uint32_t id, uint32_t call) {
+  struct block_state *b = block_state(s, id);
+  if (!b || call >= b->pb->n_sites)
+    return NULL;
+  struct frame *fr = NULL;
+  if (unwind_to(s, b->pb->function)) {
+    fr = &s->frames[s->depth - 1];
+    if (fr->block != id) {
+      end_instance(s, fr);
+      start_instance(s, fr, b, id);
+    }
+  } else {
+    s->desync++;
+    if (!(fr = push_frame(s, b)))
+      return NULL;
+    start_instance(s, fr, b, id);
+  }
+  fr->pending = NONE32;
+  fr->site = call + 1;
+  fr->cursor = b->pb->sites[call].instr + 1;
+  return fr;
+}

@@ -1,0 +1,174 @@
+/* schedule_internal.h: the scheduler's state, shared by its files
+ * (schedule_run.c, schedule_frames.c, schedule_memory.c,
+ * schedule_result.c) and by nothing else. */
+#ifndef PISA_METRICS_SCHEDULE_INTERNAL_H
+#define PISA_METRICS_SCHEDULE_INTERNAL_H
+
+#include "schedule.h"
+#include "u64map.h"
+
+#define NONE32 UINT32_MAX
+#define PAGE_SHIFT 12 /* shadow pages of memory state cover 4 KiB */
+#define PAGE_CACHE 16
+#define MAX_ACCESSES 256 /* addresses one instruction can touch (lanes) */
+#define NO_SLOT UINT32_MAX
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+/* A value slot: ready cycle per schedule, then the block instance that
+ * produced it (PBBLP): instance sequence number, block + 1, level. */
+enum { TAG_SEQ, TAG_BLOCK, TAG_LEVEL, TAG_WORDS };
+
+struct span {
+  uint64_t max, span;
+};
+
+struct fn_state {
+  uint64_t n, n_op[PISA_OPCODE_MAX];
+  uint64_t accesses[2], contiguous[2]; /* load, store */
+  struct span total[SCHED_MAX_WINDOWS + 2];
+  struct span *cat; /* [window][category] */
+  struct span *op;  /* [window][opcode] */
+};
+
+/* An instruction as the schedules need it, resolved once per block. */
+struct uop {
+  uint8_t op, cat;
+  uint8_t index_update; /* PROGRAM_INSTR_INDEX_UPDATE */
+  uint8_t has_site;     /* the block's next site is this instruction */
+  uint32_t n_ops;
+  uint32_t out; /* word offset of its value slot in the frame */
+  uint32_t ops; /* its first operand's offset in op_off */
+};
+
+struct block_state {
+  const struct program_block *pb; /* NULL until the block is first seen */
+  int entry;                      /* its function's entry block */
+  int pbblp_counted;              /* not only index updates and branches */
+  uint64_t instances, max_level;
+  uint64_t *last_end; /* per site: end address of its previous access */
+  /* Word offsets in the frame of its instructions' operands (NO_SLOT for
+   * none), in the order of the block's operand slots. */
+  uint32_t *op_off;
+  struct uop *uops; /* its instructions, pre-decoded */
+};
+
+struct frame {
+  uint32_t fn;
+  uint32_t block;      /* current global block, NONE32 before the first */
+  uint32_t pending;    /* call site waiting for its callee, or NONE32 */
+  uint32_t cursor;     /* next instruction of `block` */
+  uint32_t site;       /* next site of `block` */
+  int from_call;       /* its arguments came from the caller's call */
+  size_t base, words;  /* its slot words in vals */
+  uint64_t bb_prev[2]; /* in-order issue of the block instance */
+  uint64_t seq, level; /* the current block instance (PBBLP) */
+  int wrote, late;     /* level rose after the instance produced values */
+  size_t stores_mark;  /* its stored addresses start here in `stores` */
+  struct fn_state *fs;
+};
+
+struct shadow_page {
+  uint64_t *base;
+  unsigned shift; /* log2 of the bytes per slot */
+};
+
+struct sched {
+  struct sched_config cfg;
+  unsigned n_sched, stride; /* schedules; words per value slot */
+  const struct program *program;
+
+  struct block_state *blocks;
+  uint32_t n_blocks;
+  struct fn_state **fns;
+  uint32_t n_fns;
+
+  struct frame *frames;
+  size_t depth, frame_cap;
+  uint64_t *vals;
+  size_t vals_cap;
+
+  /* Memory state by exact start address: shadow pages of entries (key,
+   * store ready[S], load ready[S], tag), one per 2^shift bytes where 2^shift
+   * is the size of the first access to the page (so arrays of doubles, ints
+   * or chars get one per element), found through a small page cache; other
+   * start addresses falling into a taken entry go to overflow chunks.
+   * Entries never move (schedule_memory.c). */
+  size_t entry_words;
+  struct u64map pages; /* page number -> 1 + index in page_base */
+  struct shadow_page *page_base;
+  size_t n_pages, page_cap;
+  struct {
+    uint64_t page; /* page number + 1, 0 when empty */
+    struct shadow_page p;
+  } page_cache[PAGE_CACHE];
+  struct u64map overflow; /* address -> 1 + overflow entry number */
+  uint64_t **chunks;
+  size_t n_overflow, chunk_cap;
+
+  uint64_t *ring[SCHED_MAX_WINDOWS];
+  uint32_t ring_pos[SCHED_MAX_WINDOWS];
+  uint64_t floor[SCHED_MAX_WINDOWS];
+
+  uint64_t cycles[SCHED_MAX_WINDOWS + 2];
+  struct span *cat, *op; /* the thread's spans [window][...] */
+  uint64_t n, n_op[PISA_OPCODE_MAX];
+  uint64_t accesses[2], contiguous[2];
+
+  uint64_t next_seq;
+  uint64_t **stores; /* entries stored by the active block instances */
+  size_t n_stores, stores_cap;
+  uint64_t desync;
+  uint64_t untracked; /* accesses that found no memory state */
+  int in_segment;     /* the top frame's block has sites still to come */
+};
+
+/* p grown to hold `need` elements of `size` bytes, new ones zeroed; NULL
+ * (p unchanged) when memory ran out.  Inline when there is room (a store
+ * takes it at every access). */
+void *sched_grow_to(void *p, size_t *cap, size_t need, size_t size);
+static inline void *sched_grow(void *p, size_t *cap, size_t need, size_t size) {
+  return need <= *cap ? p : sched_grow_to(p, cap, need, size);
+}
+
+/* ---- Memory dependencies (schedule_memory.c) ---- */
+const struct shadow_page *sched_shadow_page(struct sched *s, uint64_t page,
+                                            unsigned shift);
+uint64_t *sched_overflow_entry(struct sched *s, uint64_t addr);
+void sched_memory_free(struct sched *s);
+
+/* The entry of an exact start address (zeroed when new): key, store ready
+ * per schedule, load ready per schedule, tag.  NULL without memory. */
+static inline uint64_t *sched_mem_entry(struct sched *s, uint64_t addr,
+                                        uint32_t size) {
+  unsigned shift = size >= 8 ? 3 : size >= 4 ? 2 : size >= 2 ? 1 : 0;
+  uint64_t page = addr >> PAGE_SHIFT;
+  unsigned c = (unsigned)(page & (PAGE_CACHE - 1));
+  const struct shadow_page *p = s->page_cache[c].page == page + 1
+                                    ? &s->page_cache[c].p
+                                    : sched_shadow_page(s, page, shift);
+  if (!p)
+    return NULL;
+  size_t slot = (addr & ((UINT64_C(1) << PAGE_SHIFT) - 1)) >> p->shift;
+  uint64_t *e = p->base + slot * s->entry_words;
+  if (e[0] == addr)
+    return e;
+  if (!e[0] && addr) {
+    e[0] = addr;
+    return e;
+  }
+  return sched_overflow_entry(s, addr);
+}
+
+/* ---- The shadow call stack (schedule_frames.c) ---- */
+static inline uint64_t *slot_at(struct sched *s, const struct frame *fr,
+                                size_t index) {
+  return s->vals + fr->base + index * s->stride;
+}
+
+/* Block instances starting: NULL when the instance cannot be placed. */
+struct frame *sched_enter_block(struct sched *s, uint32_t id);
+struct frame *sched_resume_block(struct sched *s, uint32_t id, uint32_t call);
+/* The top frame's block returned; ret: the `ret`'s issue per schedule. */
+void sched_leave_function(struct sched *s, const uint64_t *ret);
+
+#endif /* PISA_METRICS_SCHEDULE_INTERNAL_H */

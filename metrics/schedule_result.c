@@ -1,0 +1,198 @@
+/* schedule_result.c: the schedules' results (schedule.h): ILP, DLP and
+ * BBLP of a thread or a function and PBBLP of a block as mergeable ratios,
+ * their merging, and their JSON. */
+#include "schedule_internal.h"
+
+#include <string.h>
+
+/* ---- Results ------------------------------------------------------- */
+
+void par_init(struct par_result *r, const struct sched_config *config) {
+  memset(r, 0, sizeof *r);
+  r->config = *config;
+  for (unsigned w = 0; w < config->n_windows; w++)
+    r->win[w].window = config->windows[w];
+}
+
+static void ratio_add(struct par_ratio *r, double value, uint64_t n) {
+  r->wsum += value * (double)n;
+  r->n += n;
+}
+
+static void ratio_merge(struct par_ratio *d, const struct par_ratio *s) {
+  d->wsum += s->wsum;
+  d->n += s->n;
+}
+
+void par_merge(struct par_result *dst, const struct par_result *src) {
+  for (unsigned w = 0; w < dst->config.n_windows; w++) {
+    ratio_merge(&dst->win[w].ilp, &src->win[w].ilp);
+    for (unsigned c = 0; c < PISA_CAT_COUNT; c++)
+      ratio_merge(&dst->win[w].cat[c], &src->win[w].cat[c]);
+    for (unsigned o = 0; o < PISA_OPCODE_MAX; o++)
+      ratio_merge(&dst->win[w].op[o], &src->win[w].op[o]);
+  }
+  ratio_merge(&dst->dlp1, &src->dlp1);
+  ratio_merge(&dst->dlp2, &src->dlp2);
+  ratio_merge(&dst->bblp, &src->bblp);
+  ratio_merge(&dst->bblp_smart, &src->bblp_smart);
+  ratio_merge(&dst->pbblp, &src->pbblp);
+  dst->untracked += src->untracked;
+}
+
+static double ratio(uint64_t n, uint64_t d) {
+  return d ? (double)n / (double)d : 0.0;
+}
+
+/* Per-window ILP, categories, opcodes and (first window) DLP of a scope
+ * with n instructions whose overall parallelism is n / total[w]. */
+static void fill_scope(const struct sched *s, struct par_result *r, uint64_t n,
+                       const uint64_t *n_op, const uint64_t *total,
+                       const struct span *cat, const struct span *op,
+                       const uint64_t *accesses, const uint64_t *contiguous) {
+  for (unsigned w = 0; w < s->cfg.n_windows; w++) {
+    struct par_window *pw = &r->win[w];
+    ratio_add(&pw->ilp, ratio(n, total[w]), n);
+    uint64_t n_cat[PISA_CAT_COUNT] = {0};
+    for (unsigned o = 0; o < PISA_OPCODE_MAX; o++)
+      n_cat[program_category(o)] += n_op[o];
+    for (unsigned c = 0; c < PISA_CAT_COUNT; c++)
+      if (n_cat[c])
+        ratio_add(&pw->cat[c],
+                  ratio(n_cat[c], cat[w * PISA_CAT_COUNT + c].span), n_cat[c]);
+    for (unsigned o = 0; o < PISA_OPCODE_MAX; o++)
+      if (n_op[o])
+        ratio_add(&pw->op[o], ratio(n_op[o], op[w * PISA_OPCODE_MAX + o].span),
+                  n_op[o]);
+  }
+  if (!s->cfg.n_windows || !n)
+    return;
+  double dlp1 = 0, dlp2 = 0;
+  for (unsigned o = 0; o < PISA_OPCODE_MAX; o++) {
+    if (!n_op[o])
+      continue;
+    double ilp = ratio(n_op[o], op[o].span); /* window 0's row */
+    double ilp2 = ilp;
+    int k = o == 32 ? 0 : o == 33 ? 1 : -1;
+    if (k >= 0 && accesses[k]) {
+      double f = ratio(contiguous[k], accesses[k]);
+      ilp2 = f * ilp + (1 - f);
+    }
+    dlp1 += ilp * (double)n_op[o];
+    dlp2 += ilp2 * (double)n_op[o];
+  }
+  ratio_add(&r->dlp1, dlp1 / (double)n, n);
+  ratio_add(&r->dlp2, dlp2 / (double)n, n);
+}
+
+static void pbblp_of(const struct sched *s, struct par_result *r,
+                     uint32_t function, int all) {
+  for (uint32_t b = 0; b < s->n_blocks; b++) {
+    uint64_t instances, levels;
+    if (sched_block_pbblp(s, b, &instances, &levels) &&
+        (all || s->blocks[b].pb->function == function))
+      ratio_add(&r->pbblp, ratio(instances, levels), instances);
+  }
+}
+
+int sched_block_pbblp(const struct sched *s, uint32_t block,
+                      uint64_t *instances, uint64_t *levels) {
+  if (block >= s->n_blocks)
+    return 0;
+  const struct block_state *bs = &s->blocks[block];
+  if (!bs->pb || !bs->instances || !bs->pbblp_counted)
+    return 0;
+  *instances = bs->instances;
+  *levels = bs->max_level ? bs->max_level : 1;
+  return 1;
+}
+
+void sched_thread_result(const struct sched *s, struct par_result *out) {
+  par_init(out, &s->cfg);
+  out->untracked = s->untracked;
+  fill_scope(s, out, s->n, s->n_op, s->cycles, s->cat, s->op, s->accesses,
+             s->contiguous);
+  if (!s->cfg.bblp)
+    return;
+  ratio_add(&out->bblp, ratio(s->n, s->cycles[s->cfg.n_windows]), s->n);
+  ratio_add(&out->bblp_smart, ratio(s->n, s->cycles[s->cfg.n_windows + 1]),
+            s->n);
+  pbblp_of(s, out, 0, 1);
+}
+
+void sched_function_result(const struct sched *s, uint32_t function,
+                           struct par_result *out) {
+  par_init(out, &s->cfg);
+  const struct fn_state *f = function < s->n_fns ? s->fns[function] : NULL;
+  if (!f || !f->n)
+    return;
+  out->untracked = s->untracked; /* its thread's: conservatively */
+  uint64_t total[SCHED_MAX_WINDOWS];
+  for (unsigned w = 0; w < s->cfg.n_windows; w++)
+    total[w] = f->total[w].span;
+  fill_scope(s, out, f->n, f->n_op, total, f->cat, f->op, f->accesses,
+             f->contiguous);
+  if (!s->cfg.bblp)
+    return;
+  ratio_add(&out->bblp, ratio(f->n, f->total[s->cfg.n_windows].span), f->n);
+  ratio_add(&out->bblp_smart, ratio(f->n, f->total[s->cfg.n_windows + 1].span),
+            f->n);
+  pbblp_of(s, out, function, 0);
+}
+
+/* ---- JSON ---------------------------------------------------------- */
+
+static json_object *mean(const struct par_ratio *r) {
+  return json_object_new_double(r->n ? r->wsum / (double)r->n : 0.0);
+}
+
+static const char *const category_names[] = PISA_CATEGORY_NAMES;
+
+/* Marks a family object computed with accesses beyond the memory limit. */
+static void mark_approximate(const struct par_result *r, json_object *e) {
+  if (!r->untracked)
+    return;
+  json_object_object_add(e, "approximate", json_object_new_boolean(1));
+  json_object *bound = json_object_new_object();
+  json_object_object_add(bound, "max_memory_bytes",
+                         json_object_new_uint64(r->config.max_memory_bytes));
+  json_object_object_add(e, "bound", bound);
+}
+
+void par_to_json(const struct par_result *r, json_object *o) {
+  if (r->config.n_windows) {
+    json_object *ilp = json_object_new_array();
+    for (unsigned w = 0; w < r->config.n_windows; w++) {
+      const struct par_window *pw = &r->win[w];
+      json_object *e = json_object_new_object();
+      json_object_object_add(e, "window", json_object_new_int64(pw->window));
+      json_object_object_add(e, "ilp", mean(&pw->ilp));
+      json_object *cats = json_object_new_object();
+      for (unsigned c = 0; c < PISA_CAT_COUNT; c++)
+        if (pw->cat[c].n)
+          json_object_object_add(cats, category_names[c], mean(&pw->cat[c]));
+      json_object_object_add(e, "categories", cats);
+      json_object *ops = json_object_new_object();
+      for (unsigned k = 0; k < PISA_OPCODE_MAX; k++)
+        if (pw->op[k].n && program_opcode_name(k))
+          json_object_object_add(ops, program_opcode_name(k), mean(&pw->op[k]));
+      json_object_object_add(e, "opcodes", ops);
+      mark_approximate(r, e);
+      json_object_array_add(ilp, e);
+    }
+    json_object_object_add(o, "ilp", ilp);
+    json_object *dlp = json_object_new_object();
+    json_object_object_add(dlp, "dlp1", mean(&r->dlp1));
+    json_object_object_add(dlp, "dlp2", mean(&r->dlp2));
+    mark_approximate(r, dlp);
+    json_object_object_add(o, "dlp", dlp);
+  }
+  if (r->config.bblp) {
+    json_object *b = json_object_new_object();
+    json_object_object_add(b, "bblp", mean(&r->bblp));
+    json_object_object_add(b, "bblp_smart", mean(&r->bblp_smart));
+    json_object_object_add(b, "pbblp", mean(&r->pbblp));
+    mark_approximate(r, b);
+    json_object_object_add(o, "bblp", b);
+  }
+}
