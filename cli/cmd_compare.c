@@ -154,12 +154,11 @@ static const struct option CompareOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const struct command_line CompareLine = {
+const struct command_line compare_line = {
     .name = "compare",
     .usage = usage_text,
     .short_options = ":h",
     .options = CompareOptions,
-    .style = USAGE_LIKE_SHOW,
 };
 
 struct options {
@@ -169,27 +168,27 @@ struct options {
 static int take_option(int opt, char *arg, void *ctx) {
   struct options *o = ctx;
   if (opt == 'k' && parse_long(arg, 1, 1000000, &o->clusters))
-    return usage_error(&CompareLine, "--clusters wants a count >= 1, not '%s'",
+    return usage_error(&compare_line, "--clusters wants a count >= 1, not '%s'",
                        arg);
   if (opt == 'p' && parse_long(arg, 0, 1000000000, &o->pairs))
-    return usage_error(&CompareLine, "--pairs wants a count >= 0, not '%s'",
+    return usage_error(&compare_line, "--pairs wants a count >= 0, not '%s'",
                        arg);
   return 0;
 }
 
 int cmd_compare(int argc, char **argv) {
   struct options o = {.clusters = 3, .pairs = 5};
-  int status = cmdline_parse(&CompareLine, argc, argv, take_option, &o);
+  int status = cmdline_parse(&compare_line, argc, argv, take_option, &o);
   if (status != CMDLINE_PARSED)
     return status;
   if (optind >= argc)
-    return usage_error(&CompareLine, "no FILE or DIR to compare");
+    return usage_error(&compare_line, "no FILE or DIR to compare");
   struct pisa_docset set;
   if (docset_load(&set, argv + optind, argc - optind))
     return 2;
   status = 2;
   if (set.count < 2)
-    usage_error(&CompareLine, "needs at least two documents, got %zu",
+    usage_error(&compare_line, "needs at least two documents, got %zu",
                 set.count);
   else
     status = compare_documents(&set, o.clusters, o.pairs);

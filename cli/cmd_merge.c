@@ -4,10 +4,8 @@
  * the job's `mpi` object and merged `totals`. */
 #include "cmdline.h"
 #include "commands.h"
-#include "document.h"
-#include "jsonpath.h"
 #include "numbers.h"
-#include "rankmerge.h"
+#include "rankfiles.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -55,12 +53,11 @@ static const struct option MergeOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const struct command_line MergeLine = {
+const struct command_line merge_line = {
     .name = "merge",
     .usage = usage_text,
     .short_options = ":o:qh",
     .options = MergeOptions,
-    .style = USAGE_LIKE_RUN,
 };
 
 static int take_option(int opt, char *arg, void *ctx) {
@@ -75,7 +72,7 @@ static int take_option(int opt, char *arg, void *ctx) {
     break;
   case OPT_SIZE:
     if (parse_long(arg, 1, PISA_MAX_RANKS, &size))
-      return usage_error(&MergeLine,
+      return usage_error(&merge_line,
                          "--size %s: expected a number of ranks from 1 to %d",
                          arg, PISA_MAX_RANKS);
     o->size = (int)size;
@@ -90,68 +87,19 @@ static int take_option(int opt, char *arg, void *ctx) {
   return 0;
 }
 
-/* Warns about each failed rank; returns how many there are. */
-static size_t report_failures(json_object *doc) {
-  json_object *failed = json_at(doc, "mpi/failed_ranks");
-  size_t n = failed ? json_object_array_length(failed) : 0;
-  for (size_t i = 0; i < n; i++) {
-    json_object *f = json_object_array_get_idx(failed, i);
-    warning("rank %d: %s", json_object_get_int(json_at(f, "rank")),
-            json_object_get_string(json_at(f, "reason")));
-  }
-  return n;
-}
-
-static int write_merged(json_object *doc, const char *output, int force,
-                        int quiet) {
-  char err[1024];
-  if (pisa_document_validate(doc, err, sizeof err) != 0) {
-    error("%s: the merged document does not match schema %s: %s", output,
-          PISA_SCHEMA_ID, err);
-    return -1;
-  }
-  if (pisa_write_json_atomic(output, doc, force, err, sizeof err) !=
-      PISA_WRITE_OK) {
-    error("%s", err);
-    return -1;
-  }
-  if (!quiet)
-    fprintf(stderr, "%s: wrote %s: %zu of %d ranks\n", pisa_progname, output,
-            json_object_array_length(json_at(doc, "ranks")),
-            json_object_get_int(json_at(doc, "mpi/size")));
-  return 0;
-}
-
 int cmd_merge(int argc, char **argv) {
   struct merge_options opt = {0};
-  int status = cmdline_parse(&MergeLine, argc, argv, take_option, &opt);
+  int status = cmdline_parse(&merge_line, argc, argv, take_option, &opt);
   if (status != CMDLINE_PARSED)
     return status;
   if (!opt.output)
-    return usage_error(&MergeLine, "no output file (-o OUT)");
+    return usage_error(&merge_line, "no output file (-o OUT)");
   if (optind >= argc)
-    return usage_error(&MergeLine, "no files to merge");
-  int first = optind;
-  char err[1024];
-  if (pisa_check_output(opt.output, argv + first, (size_t)(argc - first),
-                        "one of the files merged", err, sizeof err) != 0)
-    die("%s", err);
-  struct pisa_rank_merge m;
-  pisa_rank_merge_init(&m, opt.size);
-  for (int i = first; i < argc; i++) {
-    json_object *input = pisa_read_json_file(argv[i], err, sizeof err);
-    if (!input)
-      die("%s", err);
-    if (pisa_rank_merge_add(&m, input) != 0)
-      die("%s: %s", argv[i], m.err);
-    json_object_put(input);
-  }
-  struct pisa_program_run run = {opt.program, NULL, 0, 0, 0, 0};
-  json_object *doc = pisa_rank_merge_finish(&m, opt.program ? &run : NULL);
-  if (!doc)
-    die("%s", m.err);
-  size_t failed = report_failures(doc);
-  status = write_merged(doc, opt.output, opt.force, opt.quiet);
-  json_object_put(doc);
-  return status != 0 ? 2 : failed ? 1 : 0;
+    return usage_error(&merge_line, "no files to merge");
+  struct rank_files_merge m = {.output = opt.output,
+                               .program = opt.program,
+                               .size = opt.size,
+                               .force = opt.force,
+                               .quiet = opt.quiet};
+  return rank_files_merge(&m, argv + optind, (size_t)(argc - optind));
 }

@@ -43,25 +43,26 @@ static const char usage_text[] =
     "be in exactly one of them.\n"
     "\n"
     "Options:\n"
-    "  -o, --out DIR  where to write the summary (default: the first\n"
-    "                 directory given)\n"
+    "  -o, --output DIR\n"
+    "                 where to write the summary (default: the first\n"
+    "                 directory given); also --out\n"
     "  -h, --help     show this help\n"
     "\n"
     "Exit status: 0 when every benchmark succeeded, 1 when some failed\n"
     "or the slices do not make up the suite, 2 for bad usage or input.\n";
 
 static const struct option MergeOptions[] = {
-    {"out", required_argument, NULL, 'o'},
+    {"output", required_argument, NULL, 'o'},
+    {"out", required_argument, NULL, 'o'}, /* the old spelling */
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
-static const struct command_line MergeSweepLine = {
+const struct command_line merge_sweep_line = {
     .name = "merge-sweep",
     .usage = usage_text,
     .short_options = ":o:h",
     .options = MergeOptions,
-    .style = USAGE_LIKE_MERGE_SWEEP,
 };
 
 static int take_option(int opt, char *arg, void *ctx) {
@@ -223,11 +224,11 @@ static int write_merged(struct merge *m) {
 
 int cmd_merge_sweep(int argc, char **argv) {
   const char *out = NULL;
-  int status = cmdline_parse(&MergeSweepLine, argc, argv, take_option, &out);
+  int status = cmdline_parse(&merge_sweep_line, argc, argv, take_option, &out);
   if (status != CMDLINE_PARSED)
     return status;
   if (optind >= argc)
-    return usage_error(&MergeSweepLine, "no directories given");
+    return usage_error(&merge_sweep_line, "no directories given");
   if (out)
     mkdir(out, 0777); /* realpath below reports what went wrong */
   struct merge m = {0};

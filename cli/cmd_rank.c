@@ -23,12 +23,12 @@ static const char usage_text[] =
     "is its contribution to the score (n/a: not in the document). The model\n"
     "is explained in docs/ranking.md. DIR means every *.json file in it.\n"
     "\n"
-    "  --by app|function   rank applications (default) or functions\n"
+    "  --by WHAT           rank applications (app, the default) or\n"
+    "                      functions (function)\n"
     "  --top N             print the N best candidates only\n"
-    "  --format table|csv|json\n"
-    "                      output format (default table)\n"
-    "  --weights LIST      name=w,... with w >= 0; names: access, bytes,\n"
-    "                      entropy, spatial, miss, dlp, bblp, pbblp\n"
+    "  --format FORMAT     output format, one of {format} (default table)\n"
+    "  --json              the same as --format json\n"
+    "  --weights LIST      name=w,... with w >= 0; names: {weights}\n"
     "                      (defaults 1, 1, 1, 1, 2, 1, 1, 1)\n"
     "  --llc-bytes N       last-level cache capacity for the miss ratio,\n"
     "                      optionally with K, M or G (x1024); default 32M\n"
@@ -45,7 +45,7 @@ struct options {
   int by_function, all;
   long top;
   double min_share;
-  enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } format;
+  enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } format; /* FormatNames */
 };
 
 /* ---- Output ------------------------------------------------------------- */
@@ -189,6 +189,7 @@ static const struct option RankOptions[] = {
     {"by", required_argument, NULL, 'b'},
     {"top", required_argument, NULL, 't'},
     {"format", required_argument, NULL, 'f'},
+    {"json", no_argument, NULL, 'j'},
     {"weights", required_argument, NULL, 'w'},
     {"llc-bytes", required_argument, NULL, 'l'},
     {"min-share", required_argument, NULL, 'm'},
@@ -197,53 +198,60 @@ static const struct option RankOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const struct command_line RankLine = {
+static const char *const ByNames[] = {"app", "function"};
+static const char *const FormatNames[] = {"table", "csv", "json"};
+static const struct name_table By = NAME_TABLE_INIT(ByNames),
+                               Formats = NAME_TABLE_INIT(FormatNames);
+static const struct cmdline_values RankValues[] = {
+    {"by", &By},
+    {"format", &Formats},
+    {"weights", &rank_metric_names},
+    {NULL, NULL},
+};
+
+const struct command_line rank_line = {
     .name = "rank",
     .usage = usage_text,
     .short_options = ":h",
     .options = RankOptions,
-    .style = USAGE_LIKE_SHOW,
+    .values = RankValues,
 };
 
 static int take_option(int opt, char *arg, void *ctx) {
   struct options *o = ctx;
   char err[512];
-  if (opt == 'b' && (strcmp(arg, "app") == 0 || strcmp(arg, "function") == 0))
-    o->by_function = strcmp(arg, "function") == 0;
-  else if (opt == 'b')
-    return usage_error(&RankLine, "--by wants app or function, not '%s'", arg);
+  size_t choice;
+  int status = 0;
+  if (opt == 'b' && !(status = cmdline_choose(&rank_line, "by", arg, &choice)))
+    o->by_function = choice == 1;
   else if (opt == 't' && parse_long(arg, 1, 1000000000, &o->top))
-    return usage_error(&RankLine, "--top wants a count >= 1, not '%s'", arg);
-  else if (opt == 'f' && strcmp(arg, "table") == 0)
-    o->format = FORMAT_TABLE;
-  else if (opt == 'f' && strcmp(arg, "csv") == 0)
-    o->format = FORMAT_CSV;
-  else if (opt == 'f' && strcmp(arg, "json") == 0)
+    return usage_error(&rank_line, "--top wants a count >= 1, not '%s'", arg);
+  else if (opt == 'f' &&
+           !(status = cmdline_choose(&rank_line, "format", arg, &choice)))
+    o->format = (int)choice;
+  else if (opt == 'j')
     o->format = FORMAT_JSON;
-  else if (opt == 'f')
-    return usage_error(&RankLine, "--format wants table, csv or json, not '%s'",
-                       arg);
   else if (rank_model_option(&o->model, opt, arg, err, sizeof err))
-    return usage_error(&RankLine, "%s", err);
+    return usage_error(&rank_line, "%s", err);
   else if (opt == 'm') {
     char *end;
     o->min_share = strtod(arg, &end);
     if (end == arg || *end || !(o->min_share >= 0 && o->min_share <= 1))
-      return usage_error(&RankLine,
+      return usage_error(&rank_line,
                          "--min-share wants a number in [0, 1], not '%s'", arg);
   } else if (opt == 'a')
     o->all = 1;
-  return 0;
+  return status;
 }
 
 int cmd_rank(int argc, char **argv) {
   struct options o = {.min_share = RANK_MIN_SHARE, .top = 0};
   rank_model_init(&o.model);
-  int status = cmdline_parse(&RankLine, argc, argv, take_option, &o);
+  int status = cmdline_parse(&rank_line, argc, argv, take_option, &o);
   if (status != CMDLINE_PARSED)
     return status;
   if (optind >= argc)
-    return usage_error(&RankLine, "no FILE or DIR to rank");
+    return usage_error(&rank_line, "no FILE or DIR to rank");
   struct pisa_docset set;
   if (docset_load(&set, argv + optind, argc - optind))
     return 2;

@@ -3,7 +3,6 @@
  * PISA-NMC figure 4, reuse and miss-ratio curves, the instruction mix, the
  * principal components and per-function tables of a set of documents (the
  * page is report.h's). */
-#include "atomicfile.h"
 #include "cmdline.h"
 #include "commands.h"
 #include "docset.h"
@@ -11,11 +10,10 @@
 #include "rank.h"
 #include "report.h"
 #include "strbuf.h"
-#include "strvec.h"
+#include "textout.h"
 #include "util.h"
 
 #include <stdio.h>
-#include <sys/stat.h>
 
 static const char usage_text[] =
     "usage: pisa-char report [options] -o FILE.html FILE|DIR...\n"
@@ -62,12 +60,11 @@ static const struct option ReportOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const struct command_line ReportLine = {
+const struct command_line report_line = {
     .name = "report",
     .usage = usage_text,
     .short_options = ":ho:",
     .options = ReportOptions,
-    .style = USAGE_LIKE_SHOW,
 };
 
 static int take_option(int opt, char *arg, void *ctx) {
@@ -81,45 +78,24 @@ static int take_option(int opt, char *arg, void *ctx) {
   else if (opt == 'T')
     r->title = arg;
   else if (opt == 'n' && parse_long(arg, 0, 1000000, &r->functions))
-    return usage_error(&ReportLine, "--functions wants a count >= 0, not '%s'",
+    return usage_error(&report_line, "--functions wants a count >= 0, not '%s'",
                        arg);
   else if (opt == 'k' && parse_long(arg, 1, 1000000, &r->clusters))
-    return usage_error(&ReportLine, "--clusters wants a count >= 1, not '%s'",
+    return usage_error(&report_line, "--clusters wants a count >= 1, not '%s'",
                        arg);
   else if (rank_model_option(&r->model, opt, arg, err, sizeof err))
-    return usage_error(&ReportLine, "%s", err);
+    return usage_error(&report_line, "%s", err);
   return 0;
 }
 
 /* ---- Checks and writing ------------------------------------------------- */
 
-/* The output is never one of the documents: --force must not replace an
- * input with its own report. */
-static int check_output(const char *output, const struct pisa_docset *set) {
-  char err[1024];
-  struct strvec paths = {0};
-  for (size_t i = 0; i < set->count; i++)
-    strvec_push(&paths, set->docs[i].path);
-  int status = pisa_check_output(output, paths.v, paths.n,
-                                 "one of the documents read", err, sizeof err);
-  if (status)
-    error("report: %s", err);
-  strvec_free(&paths);
-  return status;
-}
-
 /* The report of the set, written to -o; 0, or 1 if writing fails. */
 static int write_report(const struct options *o,
                         const struct pisa_docset *set) {
-  char err[1024];
   struct strbuf html = {0};
   report_build(&o->report, set, &html);
-  int status = 0;
-  if (pisa_write_atomic(o->output, html.data, html.len, o->force,
-                        PISA_WRITE_DROP, err, sizeof err) != PISA_WRITE_OK) {
-    error("report: %s", err);
-    status = 1;
-  }
+  int status = textout_write("report", o->output, &html, o->force);
   sb_free(&html);
   return status;
 }
@@ -128,28 +104,21 @@ int cmd_report(int argc, char **argv) {
   struct options o = {
       .report = {.title = "pisa-char report", .functions = 10, .clusters = 3}};
   rank_model_init(&o.report.model);
-  int status = cmdline_parse(&ReportLine, argc, argv, take_option, &o);
+  int status = cmdline_parse(&report_line, argc, argv, take_option, &o);
   if (status != CMDLINE_PARSED)
     return status;
   if (!o.output)
-    return usage_error(&ReportLine, "no output: use -o FILE");
+    return usage_error(&report_line, "no output: use -o FILE");
   if (optind >= argc)
-    return usage_error(&ReportLine, "no FILE or DIR to report on");
-  struct stat st;
-  if (!o.force && lstat(o.output, &st) == 0) {
-    error("report: %s exists; use --force to replace it or -o to choose "
-          "another file",
-          o.output);
+    return usage_error(&report_line, "no FILE or DIR to report on");
+  if (textout_check("report", o.output, o.force))
     return 2;
-  }
   struct pisa_docset set;
   if (docset_load(&set, argv + optind, argc - optind))
     return 2;
-  if (check_output(o.output, &set)) {
-    docset_free(&set);
-    return 2;
-  }
-  status = write_report(&o, &set);
+  status = textout_check_inputs("report", o.output, &set);
+  if (!status)
+    status = write_report(&o, &set);
   docset_free(&set);
   return status;
 }

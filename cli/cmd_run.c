@@ -8,12 +8,12 @@
 #include "document.h"
 #include "launcher.h"
 #include "program.h"
+#include "runoutput.h"
 #include "runresults.h"
 #include "runsettings.h"
 #include "util.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,20 +46,20 @@ static const char usage_text[] =
     "output and exit status are its own.\n"
     "\n"
     "Options:\n"
-    "  -o, --output FILE     write the result to FILE\n"
+    "  -o, --output FILE     write the result to FILE, where %p, %h, %r, %j\n"
+    "                        and %% stand for the process id, the host\n"
+    "                        name, the MPI rank, the batch job's id and '%'\n"
     "      --force           overwrite existing result files\n"
-    "      --mode MODE       analysis mode: deep (the full metric set,\n"
-    "                        the default) or counter (instruction mix,\n"
-    "                        bytes and regions of a pisa-cc --mode=counter\n"
-    "                        build at a few percent overhead)\n"
+    "      --mode MODE       analysis mode, one of {mode}: deep (the full\n"
+    "                        metric set, the default) or counter\n"
+    "                        (instruction mix, bytes and regions of a\n"
+    "                        pisa-cc --mode=counter build at a few percent\n"
+    "                        overhead)\n"
     "      --sample-every N  counter mode: measure one region execution\n"
     "                        in N (the first always) and scale\n"
     "      --hw-counters LIST\n"
     "                        counter mode: read these perf events around\n"
-    "                        regions: instructions, cycles, cache-misses,\n"
-    "                        cache-references, branches, branch-misses,\n"
-    "                        l1d-read-misses, llc-read-misses, task-clock,\n"
-    "                        page-faults, context-switches, cpu-migrations\n"
+    "                        regions, comma-separated: {hw-counters}\n"
     "      --interval-ms T   counter mode: a per-thread snapshot every T ms\n"
     "      --csv FILE        counter mode: write per-block-set counts to "
     "FILE\n"
@@ -68,15 +68,15 @@ static const char usage_text[] =
     "                        from 1 to 1048576 (default 8:512)\n"
     "      --entropy-bits K  memory entropy with 0 to K low address bits\n"
     "                        cut (default 12, at most 40)\n"
-    "      --metrics LIST    metric families to compute, comma-separated:\n"
-    "                        footprint, entropy, reuse (reuse distance and\n"
-    "                        miss ratios), locality (spatial locality,\n"
-    "                        implies reuse; -reuse removes it too),\n"
-    "                        classes (access classes), branch (branch\n"
-    "                        behaviour), ilp (ILP per window, DLP1/2),\n"
-    "                        bblp (BBLP, smart BBLP, PBBLP), all,\n"
-    "                        none; -NAME removes one (default all); the\n"
-    "                        instruction mix is always computed\n"
+    "      --metrics LIST    metric families to compute, comma-separated,\n"
+    "                        of {metrics}\n"
+    "                        (default all); -NAME removes one. reuse:\n"
+    "                        reuse distance and miss ratios; locality:\n"
+    "                        spatial locality (implies reuse, and -reuse\n"
+    "                        removes it too); classes: access classes;\n"
+    "                        ilp: ILP per window and DLP1/2; bblp: BBLP,\n"
+    "                        smart BBLP and PBBLP. The instruction mix is\n"
+    "                        always computed\n"
     "      --ilp-windows LIST\n"
     "                        instruction windows of the ILP schedules,\n"
     "                        comma-separated, 0 = unlimited (default\n"
@@ -92,7 +92,9 @@ static const char usage_text[] =
     "      --oversubscribe   let mpirun start more ranks than cores\n"
     "\n"
     "Processes that the program forks write PROGRAM.PID.pisa.json next\n"
-    "to the result.\n"
+    "to the result. Started by mpirun or srun, each rank writes\n"
+    "PROGRAM.rankN.pisa.json, or with -o FILE (without %r) FILE.rankN.json,\n"
+    "and rank 0 merges those into FILE once all ranks wrote theirs.\n"
     "\n"
     "Exit status: the program's own, 128+N when it died of signal N;\n"
     "2 for bad usage or a program pisa-char cannot analyse; 125 when\n"
@@ -136,17 +138,25 @@ static const struct option RunOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const struct command_line RunLine = {
+static const struct cmdline_values RunValues[] = {
+    {"mode", &run_mode_names},
+    {"metrics", &run_metric_names},
+    {"hw-counters", &run_hw_counter_names},
+    {NULL, NULL},
+};
+
+const struct command_line run_line = {
     .name = "run",
     .usage = usage_text,
     .short_options = "+:o:qh",
     .options = RunOptions,
-    .style = USAGE_LIKE_RUN,
+    .values = RunValues,
 };
 
 static int take_option(int opt, char *arg, void *ctx) {
   struct run_options *o = ctx;
   struct run_settings *s = &o->settings;
+  const struct command_line *cl = &run_line;
   switch (opt) {
   case 'o':
     o->output = arg;
@@ -155,38 +165,29 @@ static int take_option(int opt, char *arg, void *ctx) {
     o->force = 1;
     break;
   case OPT_MODE:
-    run_parse_mode(arg, s);
-    break;
+    return run_parse_mode(cl, arg, s);
   case OPT_SAMPLE_EVERY:
-    run_parse_sample_every(arg, s);
-    break;
+    return run_parse_sample_every(cl, arg, s);
   case OPT_HW_COUNTERS:
-    run_parse_hw_counters(arg, s);
-    break;
+    return run_parse_hw_counters(cl, arg, s);
   case OPT_INTERVAL_MS:
-    run_parse_interval_ms(arg, s);
-    break;
+    return run_parse_interval_ms(cl, arg, s);
   case OPT_CSV:
     s->csv = arg;
     break;
   case OPT_LINE_SIZES:
-    run_parse_line_sizes(arg, s);
-    break;
+    return run_parse_line_sizes(cl, arg, s);
   case OPT_ENTROPY_BITS:
-    run_parse_entropy_bits(arg, s);
-    break;
+    return run_parse_entropy_bits(cl, arg, s);
   case OPT_METRICS:
-    run_parse_metrics(arg, s);
-    break;
+    return run_parse_metrics(cl, arg, s);
   case OPT_ILP_WINDOWS:
-    run_parse_windows(arg, s);
-    break;
+    return run_parse_windows(cl, arg, s);
   case OPT_KEEP_RAW:
     o->keep_raw = arg;
     break;
   case OPT_MPI:
-    run_parse_mpi_ranks(arg, s);
-    break;
+    return run_parse_mpi_ranks(cl, arg, s);
   case OPT_OVERSUBSCRIBE:
     s->oversubscribe = 1;
     break;
@@ -198,32 +199,6 @@ static int take_option(int opt, char *arg, void *ctx) {
 }
 
 /* ---- Checks before running ----------------------------------------------- */
-
-/* PROGRAM.pisa.json, or PROGRAM.rankN.pisa.json when pisa-char itself is
- * rank N of an MPI job (`mpirun ... pisa-char ./app`; pisa-char merge). */
-static char *default_output(const char *program) {
-  const char *rank = launcher_rank();
-  char *copy = xstrdup(program);
-  char *output =
-      rank ? xasprintf("%s.rank%s%s", basename(copy), rank, PISA_DOC_SUFFIX)
-           : xasprintf("%s%s", basename(copy), PISA_DOC_SUFFIX);
-  free(copy);
-  return output;
-}
-
-/* The output may exist only with --force, is never the program (its
- * arguments may well name outputs of its own), and can be written. */
-static void check_output(const char *output, int force, char *file) {
-  struct stat st;
-  char err[512];
-  if (*output && lstat(output, &st) == 0 && !force && !S_ISDIR(st.st_mode))
-    die("%s exists; use --force to overwrite or -o to choose another file",
-        output);
-  if (pisa_check_output(output, &file, 1, "the program being characterised",
-                        err, sizeof err) != 0 ||
-      pisa_check_writable_dir(output, err, sizeof err) != 0)
-    die("%s", err);
-}
 
 static void check_keep_raw(const char *dir) {
   char err[512];
@@ -278,20 +253,25 @@ static void run_program(const char *file, char **argv, const char *raw_dir,
 int cmd_run(int argc, char **argv) {
   struct run_options opt = {0};
   run_settings_init(&opt.settings);
-  int status = cmdline_parse(&RunLine, argc, argv, take_option, &opt);
+  int status = cmdline_parse(&run_line, argc, argv, take_option, &opt);
   if (status != CMDLINE_PARSED)
     return status;
   if (optind >= argc)
-    return usage_error(&RunLine, "%s", "no program to run");
+    return usage_error(&run_line, "%s", "no program to run");
+  status = run_check_mode(&run_line, &opt.settings);
+  if (status)
+    return status;
+  run_check_environment();
   int first = optind;
   const char *given = argv[first];
+  struct run_output output;
+  status = run_output_plan(&run_line, opt.output, given, &output);
+  if (status)
+    return status;
   char *file = program_find(given);
   program_check(given, file);
-  run_check_mode(&opt.settings);
-  run_check_environment();
   program_check_mode(given, file, opt.settings.counter);
-  char *output = opt.output ? xstrdup(opt.output) : default_output(given);
-  check_output(output, opt.force, file);
+  run_output_check(&output, opt.force, file);
   if (opt.keep_raw)
     check_keep_raw(opt.keep_raw);
 
@@ -304,7 +284,7 @@ int cmd_run(int argc, char **argv) {
         strerror(outcome.exec_error));
   }
   struct run_results results = {
-      .output = output,
+      .output = output.document,
       .raw_dir = raw_dir,
       .keep_raw = opt.keep_raw,
       .force = opt.force,
@@ -315,12 +295,13 @@ int cmd_run(int argc, char **argv) {
       .pid = outcome.pid,
   };
   status = run_results_write(&results);
+  status = run_output_merge(&output, status, opt.force, opt.quiet);
   if (opt.settings.csv &&
       run_results_copy_csv(raw_dir, outcome.pid, opt.settings.csv) != 0)
     status = RUN_FAILED;
   run_results_dir_remove(raw_dir);
   free(raw_dir);
-  free(output);
+  run_output_free(&output);
   free(file);
   return status;
 }

@@ -228,34 +228,33 @@ static const struct option ShowOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const struct command_line ShowLine = {
+const struct command_line show_line = {
     .name = "show",
     .usage = usage_text,
     .short_options = ":h",
     .options = ShowOptions,
-    .style = USAGE_LIKE_SHOW,
 };
 
 static int take_option(int opt, char *arg, void *ctx) {
   (void)opt; /* --top is the only one */
   if (parse_long(arg, 0, 1000000, ctx))
-    return usage_error(&ShowLine, "--top wants a count >= 0, not '%s'", arg);
+    return usage_error(&show_line, "--top wants a count >= 0, not '%s'", arg);
   return 0;
 }
 
 int cmd_show(int argc, char **argv) {
   long top = 5;
-  int status = cmdline_parse(&ShowLine, argc, argv, take_option, &top);
+  int status = cmdline_parse(&show_line, argc, argv, take_option, &top);
   if (status != CMDLINE_PARSED)
     return status;
   if (argc - optind != 1)
-    return usage_error(&ShowLine, "expected one FILE");
+    return usage_error(&show_line, "expected one FILE");
   struct pisa_docset set;
   if (docset_load(&set, argv + optind, 1))
     return 2;
   if (set.count != 1) {
     docset_free(&set);
-    return usage_error(&ShowLine, "%s holds several documents; show one FILE",
+    return usage_error(&show_line, "%s holds several documents; show one FILE",
                        argv[optind]);
   }
   const struct pisa_doc *doc = &set.docs[0];

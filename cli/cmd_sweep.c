@@ -5,6 +5,7 @@
  * (the engine is sweep.h's). */
 #include "cmdline.h"
 #include "commands.h"
+#include "launcher.h"
 #include "numbers.h"
 #include "runsettings.h"
 #include "sweep.h"
@@ -12,7 +13,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,15 +36,16 @@ static const char usage_text[] =
     "Options:\n"
     "      --size S        data-set size (default: the suite's default)\n"
     "  -j, --jobs N        run N benchmarks at a time (default 1)\n"
-    "      --mode MODE     deep (the default) or counter (built with\n"
-    "                      pisa-cc --pisa-mode=counter, run --mode counter)\n"
-    "  -o, --out DIR       output directory (default sweep-SUITE-SIZE, and\n"
-    "                      sweep-SUITE-SIZE-counter in counter mode)\n"
+    "      --mode MODE     {mode}: deep (the default) or counter (built\n"
+    "                      with pisa-cc --mode=counter, run --mode counter)\n"
+    "  -o, --output DIR    output directory (default sweep-SUITE-SIZE, and\n"
+    "                      sweep-SUITE-SIZE-counter in counter mode); also\n"
+    "                      --out\n"
     "      --timeout SEC   stop a benchmark's run after SEC seconds\n"
     "      --metrics LIST  metric families, as 'pisa-char run --metrics'\n"
     "      --shard K/N     run the K-th of N slices (benchmark index mod "
     "N);\n"
-    "                      under OpenMPI's mpirun each rank takes its own\n"
+    "                      under mpirun or srun each rank takes its own\n"
     "      --root PATH     with 'polybench': sweep the PolyBench/C checkout\n"
     "                      at PATH instead of the bundled kernels\n"
     "      --keep-going    go on after a failure (always the case)\n"
@@ -68,7 +69,8 @@ static const struct option SweepOptions[] = {
     {"size", required_argument, NULL, OPT_SIZE},
     {"jobs", required_argument, NULL, 'j'},
     {"mode", required_argument, NULL, OPT_MODE},
-    {"out", required_argument, NULL, 'o'},
+    {"output", required_argument, NULL, 'o'},
+    {"out", required_argument, NULL, 'o'}, /* the old spelling */
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"metrics", required_argument, NULL, OPT_METRICS},
     {"shard", required_argument, NULL, OPT_SHARD},
@@ -79,46 +81,69 @@ static const struct option SweepOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const struct command_line SweepLine = {
+static const struct cmdline_values SweepValues[] = {
+    {"mode", &run_mode_names},
+    {"metrics", &run_metric_names},
+    {NULL, NULL},
+};
+
+const struct command_line sweep_line = {
     .name = "sweep",
     .usage = usage_text,
     .short_options = ":j:o:qh",
     .options = SweepOptions,
-    .style = USAGE_LIKE_SWEEP,
+    .values = SweepValues,
 };
 
-static unsigned parse_count(const char *arg, const char *what, unsigned max) {
+static int parse_count(const char *arg, const char *what, unsigned max,
+                       unsigned *out) {
   unsigned long v;
   if (parse_unsigned(arg, 1, max, &v))
-    die("sweep: %s '%s': expected a whole number from 1 to %u", what, arg, max);
-  return (unsigned)v;
+    return usage_error(&sweep_line,
+                       "%s '%s': expected a whole number from 1 to %u", what,
+                       arg, max);
+  *out = (unsigned)v;
+  return 0;
 }
 
-static double parse_timeout(const char *arg) {
+static int parse_timeout(const char *arg, double *out) {
   char *end;
   errno = 0;
   double v = strtod(arg, &end);
   if (end == arg || *end || errno || !(v > 0) || v > 1e7)
-    die("sweep: --timeout '%s': expected a positive number of seconds", arg);
-  return v;
+    return usage_error(&sweep_line,
+                       "--timeout '%s': expected a positive number of seconds",
+                       arg);
+  *out = v;
+  return 0;
 }
 
-static void parse_shard(const char *arg, struct sweep_options *opt) {
+static int parse_shard(const char *arg, struct sweep_options *opt) {
   unsigned long k, n;
   const char *slash = strchr(arg, '/');
   char *first = xasprintf("%.*s", slash ? (int)(slash - arg) : 0, arg);
-  if (!slash || parse_unsigned(slash + 1, 1, MAX_SHARDS, &n) ||
-      parse_unsigned(first, 1, n, &k))
-    die("sweep: --shard '%s': expected K/N with 1 <= K <= N", arg);
+  int bad = !slash || parse_unsigned(slash + 1, 1, MAX_SHARDS, &n) ||
+            parse_unsigned(first, 1, n, &k);
   free(first);
+  if (bad)
+    return usage_error(&sweep_line,
+                       "--shard '%s': expected K/N with 1 <= K <= N <= %d", arg,
+                       MAX_SHARDS);
   opt->shard_index = (unsigned)k;
   opt->shard_count = (unsigned)n;
+  return 0;
 }
 
-static void parse_mode(const char *arg, struct sweep_options *opt) {
-  if (strcmp(arg, "deep") != 0 && strcmp(arg, "counter") != 0)
-    die("sweep: --mode '%s': expected deep or counter", arg);
-  opt->mode = arg;
+/* --mode and --metrics as `pisa-char run` reads them. */
+static int parse_run_setting(int c, char *arg, struct sweep_options *opt) {
+  struct run_settings settings;
+  run_settings_init(&settings);
+  if (c == OPT_MODE) {
+    opt->mode = arg;
+    return run_parse_mode(&sweep_line, arg, &settings);
+  }
+  opt->metrics = arg;
+  return run_parse_metrics(&sweep_line, arg, &settings);
 }
 
 static int take_option(int c, char *arg, void *ctx) {
@@ -128,23 +153,17 @@ static int take_option(int c, char *arg, void *ctx) {
     opt->size = arg;
     break;
   case 'j':
-    opt->jobs = parse_count(arg, "-j", MAX_JOBS);
-    break;
+    return parse_count(arg, "-j", MAX_JOBS, &opt->jobs);
   case OPT_MODE:
-    parse_mode(arg, opt);
-    break;
+  case OPT_METRICS:
+    return parse_run_setting(c, arg, opt);
   case 'o':
     opt->out = arg;
     break;
   case OPT_TIMEOUT:
-    opt->timeout = parse_timeout(arg);
-    break;
-  case OPT_METRICS:
-    opt->metrics = arg;
-    break;
+    return parse_timeout(arg, &opt->timeout);
   case OPT_SHARD:
-    parse_shard(arg, opt);
-    break;
+    return parse_shard(arg, opt);
   case OPT_ROOT:
     opt->root = arg;
     break;
@@ -157,39 +176,44 @@ static int take_option(int c, char *arg, void *ctx) {
 
 static int parse_sweep_options(int argc, char **argv,
                                struct sweep_options *opt) {
-  int status = cmdline_parse(&SweepLine, argc, argv, take_option, opt);
+  int status = cmdline_parse(&sweep_line, argc, argv, take_option, opt);
   if (status != CMDLINE_PARSED)
     return status;
   if (optind != argc - 1)
-    return usage_error(&SweepLine, "%s",
+    return usage_error(&sweep_line, "%s",
                        optind >= argc ? "no suite given"
                                       : "more than one suite given");
   opt->suite = argv[optind];
   if (opt->metrics && sweep_counter_mode(opt))
-    die("sweep: --metrics selects deep-mode metric families; it does not go "
-        "with --mode counter");
+    return usage_error(&sweep_line, "--metrics selects deep-mode metric "
+                                    "families; it does not go with --mode "
+                                    "counter");
   /* What each run would refuse is refused before anything is built. */
   struct run_settings run;
   run_settings_init(&run);
-  if (opt->metrics)
-    run_parse_metrics(opt->metrics, &run);
+  if (opt->metrics && run_parse_metrics(&sweep_line, opt->metrics, &run))
+    return 2;
   run_check_environment();
   return CMDLINE_PARSED;
 }
 
-/* Without --shard, a rank of OpenMPI's mpirun takes its own slice. */
-static void shard_from_mpi(struct sweep_options *opt) {
-  const char *rank = getenv("OMPI_COMM_WORLD_RANK");
-  const char *size = getenv("OMPI_COMM_WORLD_SIZE");
-  if (opt->shard_count || !rank || !size)
-    return;
-  unsigned n = parse_count(size, "OMPI_COMM_WORLD_SIZE", INT_MAX);
-  char *end;
-  unsigned long r = strtoul(rank, &end, 10);
-  if (*end || r >= n)
-    die("sweep: OMPI_COMM_WORLD_RANK '%s' is not a rank below %u", rank, n);
-  opt->shard_index = (unsigned)r + 1;
-  opt->shard_count = n;
+/* Without --shard, a rank of an MPI launcher's job (mpirun, srun) takes
+ * its own slice. */
+static int shard_from_launcher(struct sweep_options *opt) {
+  struct launcher_rank r;
+  int ranked = launcher_rank(&r);
+  if (ranked < 0)
+    return 2;
+  if (opt->shard_count || !ranked || r.size <= 0)
+    return 0;
+  if (r.rank >= r.size) {
+    error("sweep: %s '%ld' is not a rank below %ld", r.variable, r.rank,
+          r.size);
+    return 2;
+  }
+  opt->shard_index = (unsigned)r.rank + 1;
+  opt->shard_count = (unsigned)r.size;
+  return 0;
 }
 
 /* ---- The final table ----------------------------------------------------- */
@@ -252,7 +276,9 @@ int cmd_sweep(int argc, char **argv) {
   int status = parse_sweep_options(argc, argv, &sw.opt);
   if (status != CMDLINE_PARSED)
     return status;
-  shard_from_mpi(&sw.opt);
+  status = shard_from_launcher(&sw.opt);
+  if (status)
+    return status;
   if (sw.opt.shard_count == 1)
     sw.opt.shard_count = 0; /* one slice is the whole sweep */
   sweep_setup(&sw);

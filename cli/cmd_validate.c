@@ -97,12 +97,11 @@ static const struct option ValidateOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const struct command_line ValidateLine = {
+const struct command_line validate_line = {
     .name = "validate",
     .usage = usage_text,
     .short_options = ":h",
     .options = ValidateOptions,
-    .style = USAGE_LIKE_SHOW,
 };
 
 struct options {
@@ -121,13 +120,13 @@ static int take_option(int opt, char *arg, void *ctx) {
 
 int cmd_validate(int argc, char **argv) {
   struct options o = {0};
-  int status = cmdline_parse(&ValidateLine, argc, argv, take_option, &o);
+  int status = cmdline_parse(&validate_line, argc, argv, take_option, &o);
   if (status != CMDLINE_PARSED)
     return status;
   if (optind >= argc)
-    return usage_error(&ValidateLine, "no file to validate");
+    return usage_error(&validate_line, "no file to validate");
   if (o.raw && o.schema_file)
-    return usage_error(&ValidateLine, "--raw and --schema exclude each other");
+    return usage_error(&validate_line, "--raw and --schema exclude each other");
 
   struct pisa_schema *loaded = NULL;
   const struct pisa_schema *chosen = NULL;

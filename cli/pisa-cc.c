@@ -1,9 +1,13 @@
 /* pisa-cc.c: the pisa-cc / pisa-c++ compiler wrappers.  They run clang 19
  * with the user's arguments unchanged, append the pass plugin and debug line
  * tables when compiling and the pisa-char runtime when linking. */
+#include "manpage.h"
+#include "pisa/vocabulary.h"
+#include "suggest.h"
 #include "util.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +39,7 @@ struct request {
   bool static_runtime; /* -static, -static-pie or --pisa-static-runtime */
   bool print_command;  /* --pisa-print-command */
   bool dropped_lto;    /* an -flto option was removed */
-  bool counter_mode;   /* --pisa-mode=counter */
+  bool counter_mode;   /* --mode=counter */
   bool mpi;            /* --pisa-mpi: add the MPI compiler's flags */
   const char *lang;    /* last -x value, NULL or "none" = by extension */
 };
@@ -154,50 +158,134 @@ static void note_option(struct request *rq, const char *arg) {
     rq->lang = arg + 11;
 }
 
+static const char *const ModeNames[] = {
+#define PISA_MODE_NAME(Id, Name) Name,
+    PISA_MODES(PISA_MODE_NAME)
+#undef PISA_MODE_NAME
+};
+
+/* pisa-cc's own options, after --pisa- (mode also without it). */
+enum cc_option { CC_STATIC, CC_PRINT, CC_MODE, CC_MPI, CC_HELP, CC_MAN };
+static const struct {
+  const char *name;
+  enum cc_option id;
+} CcOptions[] = {
+    {"static-runtime", CC_STATIC},
+    {"print-command", CC_PRINT},
+    {"mode", CC_MODE},
+    {"mpi", CC_MPI},
+    {"help", CC_HELP},
+    {"man", CC_MAN},
+};
+
 static void usage(FILE *out) {
+  char *modes = join_names(NAME_TABLE(ModeNames), " or ");
   fprintf(out,
           "usage: %s [clang options] [--pisa-OPTION...] files...\n"
+          "\n"
           "Runs clang 19 with every option unchanged and adds the pisa-char\n"
           "pass when compiling and the pisa-char runtime when linking.\n"
-          "  --pisa-static-runtime  link the static runtime (implied by "
-          "-static)\n"
+          "\n"
+          "  --mode=MODE, --mode MODE\n"
+          "                         instrumentation mode, %s: deep\n"
+          "                         (every block and access; the default)\n"
+          "                         or counter (block counters and regions\n"
+          "                         of interest, a few percent overhead);\n"
+          "                         also spelt --pisa-mode\n"
+          "  --pisa-static-runtime  link the static runtime (implied by\n"
+          "                         -static)\n"
           "  --pisa-print-command   print the clang command, do not run it\n"
           "  --pisa-mpi             add mpicc's flags (--showme; or\n"
           "                         $PISA_MPICC's); with it or -lmpi,\n"
           "                         libpisa_mpi is linked before libmpi\n"
-          "  --pisa-mode=MODE       instrumentation mode, also --mode=: deep "
-          "(every\n"
-          "                         block and access, the default) or "
-          "counter\n"
-          "                         (block counters, regions; see "
-          "docs/counter-mode.md)\n"
-          "  --pisa-help            this text\n"
-          "Environment: PISA_CLANG / PISA_CLANGXX replace the compiler.\n",
-          pisa_progname);
+          "  --pisa-man             print the manual page pisa-cc(1)\n"
+          "  --pisa-help            show this help\n"
+          "\n"
+          "Environment: PISA_CLANG / PISA_CLANGXX replace the compiler,\n"
+          "PISA_MPICC the MPI compiler wrapper of --pisa-mpi.\n",
+          pisa_progname, modes);
+  free(modes);
 }
 
-/* --pisa-mode=M, also spelt --mode=M as the pass plugin documents it. */
-static void handle_mode(struct request *rq, const char *arg, const char *mode) {
-  if (strcmp(mode, "deep") && strcmp(mode, "counter"))
-    die("unsupported %s: the modes are deep and counter", arg);
-  rq->counter_mode = !strcmp(mode, "counter");
+/* A usage error: one line and the hint, exit status 2. */
+static _Noreturn void usage_die(const char *fmt, ...) PISA_PRINTF(1, 2);
+static _Noreturn void usage_die(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: ", pisa_progname);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\nTry '%s --pisa-help'.\n", pisa_progname);
+  exit(2);
 }
 
-static void handle_pisa_option(struct request *rq, const char *arg) {
-  const char *name = arg + strlen(PISA_OPTION_PREFIX);
-  if (!strncmp(name, "mode=", 5))
-    handle_mode(rq, arg, name + 5);
-  else if (!strcmp(name, "static-runtime"))
+static void handle_mode(struct request *rq, const char *mode) {
+  struct name_table modes = NAME_TABLE(ModeNames);
+  for (size_t i = 0; i < modes.count; i++)
+    if (!strcmp(mode, ModeNames[i])) {
+      rq->counter_mode = !strcmp(mode, "counter");
+      return;
+    }
+  const char *close = suggest_name(mode, modes);
+  char *list = join_names(modes, " or ");
+  usage_die("--mode '%s': expected %s%s%s%s", mode, list,
+            close ? "; did you mean '" : "", close ? close : "",
+            close ? "'?" : "");
+}
+
+static void print_man_page(void) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    die_status(1, "out of memory");
+  usage(f);
+  fclose(f);
+  man_begin(stdout, pisa_progname, PISA_VERSION,
+            "clang 19 with pisa-char's instrumentation and runtime");
+  man_section(stdout, "SYNOPSIS", 0);
+  man_help_text(stdout, text);
+  man_section(stdout, "SEE ALSO", 0);
+  fputs("pisa\\-char(1), clang(1)\n", stdout);
+  free(text);
+}
+
+/* --pisa-NAME[=VALUE], or --mode=VALUE (name "mode"). */
+static void handle_pisa_option(struct request *rq, const char *name,
+                               const char *given) {
+  size_t len = strcspn(name, "=");
+  const char *value = name[len] ? name + len + 1 : NULL;
+  size_t i = 0, n = sizeof CcOptions / sizeof *CcOptions;
+  while (i < n && !(strlen(CcOptions[i].name) == len &&
+                    !strncmp(CcOptions[i].name, name, len)))
+    i++;
+  if (i == n || (value != NULL) != (CcOptions[i].id == CC_MODE)) {
+    char *word = xasprintf("%.*s", (int)len, name);
+    const char *close = suggest_name(word, NAME_TABLE(CcOptions));
+    usage_die("%s option '%s'%s%s%s", i == n ? "unknown" : "misused", given,
+              close ? "; did you mean '--pisa-" : "", close ? close : "",
+              close ? "'?" : "");
+  }
+  switch (CcOptions[i].id) {
+  case CC_STATIC:
     rq->static_runtime = true;
-  else if (!strcmp(name, "print-command"))
+    break;
+  case CC_PRINT:
     rq->print_command = true;
-  else if (!strcmp(name, "mpi"))
+    break;
+  case CC_MODE:
+    handle_mode(rq, value);
+    break;
+  case CC_MPI:
     rq->mpi = true;
-  else if (!strcmp(name, "help")) {
+    break;
+  case CC_HELP:
     usage(stdout);
     exit(0);
-  } else
-    die("unknown option %s (see --pisa-help)", arg);
+  case CC_MAN:
+    print_man_page();
+    exit(0);
+  }
 }
 
 /* ---- The clang command line -------------------------------------------- */
@@ -228,10 +316,15 @@ static void scan_arguments(int argc, char **argv, struct request *rq,
                            struct command *cmd) {
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
-    if (!strncmp(arg, PISA_OPTION_PREFIX, strlen(PISA_OPTION_PREFIX))) {
-      handle_pisa_option(rq, arg);
+    size_t prefix = strlen(PISA_OPTION_PREFIX);
+    if (!strcmp(arg, "--mode") || !strcmp(arg, "--pisa-mode")) {
+      if (i + 1 == argc)
+        usage_die("option '%s' needs an argument", arg);
+      handle_mode(rq, argv[++i]);
+    } else if (!strncmp(arg, PISA_OPTION_PREFIX, prefix)) {
+      handle_pisa_option(rq, arg + prefix, arg);
     } else if (!strncmp(arg, "--mode=", 7)) {
-      handle_mode(rq, arg, arg + 7);
+      handle_pisa_option(rq, arg + 2, arg);
     } else if (is_lto_option(arg)) {
       rq->dropped_lto = true;
     } else if (takes_separate_value(arg) && i + 1 < argc) {

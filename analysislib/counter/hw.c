@@ -20,24 +20,15 @@ struct hw_event {
   uint64_t config;
 };
 
+#define HW_EVENT(Name, Type, Config)                                           \
+  {Name, PERF_TYPE_##Type, PERF_COUNT_##Config},
+#define HW_CACHE_EVENT(Name, Cache, Op, Result)                                \
+  {Name, PERF_TYPE_HW_CACHE,                                                   \
+   PERF_COUNT_##Cache | (PERF_COUNT_##Op << 8) | (PERF_COUNT_##Result << 16)},
 static const struct hw_event hw_events[] = {
-    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
-    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
-    {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
-    {"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
-    {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
-    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
-    {"l1d-read-misses", PERF_TYPE_HW_CACHE,
-     PERF_COUNT_HW_CACHE_L1D | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
-         (PERF_COUNT_HW_CACHE_RESULT_MISS << 16)},
-    {"llc-read-misses", PERF_TYPE_HW_CACHE,
-     PERF_COUNT_HW_CACHE_LL | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
-         (PERF_COUNT_HW_CACHE_RESULT_MISS << 16)},
-    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
-    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
-    {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
-    {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
-};
+    PISA_HW_EVENTS(HW_EVENT, HW_CACHE_EVENT)};
+#undef HW_EVENT
+#undef HW_CACHE_EVENT
 
 static const struct hw_event *hw_event(const char *name) {
   for (size_t i = 0; i < sizeof hw_events / sizeof *hw_events; i++)

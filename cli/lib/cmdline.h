@@ -1,39 +1,33 @@
-/* cmdline.h: the command line of a pisa-char command: its one table of
- * options, the getopt_long loop with --help, and the one path of usage
- * errors. The commands word their usage errors in four styles today, kept
- * as they are (the tests check them); issue 16 makes them one grammar. */
+/* cmdline.h: the command line of a pisa-char command, one grammar for all:
+ * its one table of options and of their valid values, the getopt_long loop
+ * with --help, and the one path of usage errors: a line
+ * "pisa-char CMD: PROBLEM" and the hint "Try 'pisa-char CMD --help'." on
+ * stderr, exit status 2, with "did you mean" for a mistyped option or
+ * value. Help texts, man pages and shell completion come from the same
+ * tables. */
 #ifndef PISA_CLI_CMDLINE_H
 #define PISA_CLI_CMDLINE_H
 
+#include "suggest.h"
 #include "util.h"
 
 #include <getopt.h>
+#include <stdio.h>
 
-/* The four ways the commands report usage errors today; each names how a
- * message is shown and how getopt's errors (a missing argument, an unknown
- * option) are worded. */
-enum usage_style {
-  /* "pisa-char: CMD: MSG", then the usage; "option --x needs an argument",
-   * "unknown option --x" or "-x" (show, rank, compare, report, validate) */
-  USAGE_LIKE_SHOW,
-  /* "pisa-char: MSG", a blank line, the usage; "option '--x' needs an
-   * argument", "unknown option '--x'" (run, merge) */
-  USAGE_LIKE_RUN,
-  /* "pisa-char: CMD: MSG; see 'pisa-char CMD --help'", but getopt's errors
-   * "pisa-char: CMD: MSG" alone, worded as run's (sweep) */
-  USAGE_LIKE_SWEEP,
-  /* "pisa-char: CMD: MSG; see 'pisa-char CMD --help'"; "option needs an
-   * argument '--x'", "unknown option '--x'" (merge-sweep) */
-  USAGE_LIKE_MERGE_SWEEP,
+/* The valid values of one option, from the table that defines them. A help
+ * text names them as {OPTION} (replaced by "a, b, c", the line wrapped). */
+struct cmdline_values {
+  const char *option; /* the long option's name, e.g. "metrics" */
+  const struct name_table *names;
 };
 
 struct command_line {
-  const char *name;             /* the command, as messages name it */
+  const char *name;             /* the command; NULL for pisa-char itself */
   const char *usage;            /* the help text */
   const char *short_options;    /* getopt_long's, starting with ':' (or
                                    "+:" to stop at the first operand) */
   const struct option *options; /* the command's options; 'h' is --help */
-  enum usage_style style;
+  const struct cmdline_values *values; /* ended by a NULL option, or NULL */
 };
 
 /* cmdline_parse() parsed every option; the operands start at optind. */
@@ -47,8 +41,21 @@ struct command_line {
 int cmdline_parse(const struct command_line *cl, int argc, char **argv,
                   int (*take)(int opt, char *arg, void *ctx), void *ctx);
 
-/* Reports a usage error of the command in its style; returns 2. */
+/* Reports a usage error of the command; returns 2. */
 int usage_error(const struct command_line *cl, const char *fmt, ...)
     PISA_PRINTF(2, 3);
+
+/* The valid values of --OPTION (an empty table when it has none listed). */
+struct name_table cmdline_values_of(const struct command_line *cl,
+                                    const char *option);
+
+/* Finds `value` among the valid values of --OPTION: 0 and its index in
+ * *index, or the usage error "--OPTION 'VALUE': expected a, b or c" (with
+ * "did you mean") and 2. */
+int cmdline_choose(const struct command_line *cl, const char *option,
+                   const char *value, size_t *index);
+
+/* Writes the help text with every {OPTION} replaced by its values. */
+void cmdline_print_usage(const struct command_line *cl, FILE *f);
 
 #endif

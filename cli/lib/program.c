@@ -17,24 +17,28 @@ static int is_executable_file(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
+char *program_search(const char *name) {
+  const char *path = getenv("PATH");
+  char *dirs = xstrdup(path ? path : DefaultPath), *rest = dirs, *dir;
+  char *found = NULL;
+  /* strsep, unlike strtok, keeps empty entries: the current directory */
+  while (!found && (dir = strsep(&rest, ":"))) {
+    found = xasprintf("%s/%s", *dir ? dir : ".", name);
+    if (!is_executable_file(found)) {
+      free(found);
+      found = NULL;
+    }
+  }
+  free(dirs);
+  return found;
+}
+
 char *program_find(const char *name) {
   if (!*name)
     die("empty program name");
   if (strchr(name, '/'))
     return xstrdup(name);
-  const char *path = getenv("PATH");
-  char *dirs = xstrdup(path ? path : DefaultPath), *rest = dirs, *dir;
-  char *found = NULL;
-  /* strsep, unlike strtok, keeps empty entries: the current directory */
-  while ((dir = strsep(&rest, ":"))) {
-    char *candidate = xasprintf("%s/%s", *dir ? dir : ".", name);
-    if (is_executable_file(candidate)) {
-      found = candidate;
-      break;
-    }
-    free(candidate);
-  }
-  free(dirs);
+  char *found = program_search(name);
   if (!found)
     die("%s: program not found in PATH", name);
   return found;

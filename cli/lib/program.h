@@ -10,6 +10,10 @@
  * (or /usr/local/bin:/usr/bin:/bin without PATH). */
 char *program_find(const char *name);
 
+/* The first executable regular file `name` (without '/') in PATH (newly
+ * allocated), or NULL. */
+char *program_search(const char *name);
+
 /* `file`, given as `given`, is a regular executable built with pisa-cc. */
 void program_check(const char *given, const char *file);
 

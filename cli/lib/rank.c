@@ -47,6 +47,23 @@ static int metric_by_name(const char *name, size_t len) {
   return -1;
 }
 
+const struct name_table rank_metric_names = NAME_TABLE_INIT(Metrics);
+
+/* "bad weight 'X': want NAME=W ..." with the names and the closest one. */
+static void bad_weight(const char *spec, size_t len, size_t name_len, char *err,
+                       size_t errlen) {
+  char *names = join_names(rank_metric_names, ", ");
+  char *word = xasprintf("%.*s", (int)name_len, spec);
+  const char *close = suggest_name(word, rank_metric_names);
+  snprintf(err, errlen,
+           "bad weight '%.*s': want NAME=W with W >= 0 and NAME one of "
+           "%s%s%s%s",
+           (int)len, spec, names, close ? "; did you mean '" : "",
+           close ? close : "", close ? "'?" : "");
+  free(names);
+  free(word);
+}
+
 int rank_parse_weights(struct rank_model *model, const char *spec, char *err,
                        size_t errlen) {
   while (*spec) {
@@ -57,10 +74,7 @@ int rank_parse_weights(struct rank_model *model, const char *spec, char *err,
     double w = eq ? strtod(eq + 1, &end) : -1;
     if (m < 0 || end != spec + len || eq + 1 == end || !(w >= 0) ||
         !isfinite(w)) {
-      snprintf(err, errlen,
-               "bad weight '%.*s': want NAME=W with W >= 0 and NAME one of "
-               "access, bytes, entropy, spatial, miss, dlp, bblp, pbblp",
-               (int)len, spec);
+      bad_weight(spec, len, eq ? (size_t)(eq - spec) : len, err, errlen);
       return -1;
     }
     model->weights[m] = w;

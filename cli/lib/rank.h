@@ -5,6 +5,8 @@
 #ifndef PISA_CLI_RANK_H
 #define PISA_CLI_RANK_H
 
+#include "suggest.h"
+
 #include <json-c/json.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,6 +46,9 @@ struct rank_result {
 
 /* The metric's name for --weights, the table and the JSON output. */
 const char *rank_metric_name(enum rank_metric metric);
+
+/* The metric names of --weights, in enum rank_metric order. */
+extern const struct name_table rank_metric_names;
 
 /* The default weights and a 32 MiB LLC. */
 void rank_model_init(struct rank_model *model);

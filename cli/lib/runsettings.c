@@ -17,6 +17,7 @@
 #define MAX_ENTROPY_BITS 40u
 #define MAX_WINDOWS 8
 #define MAX_WINDOW 1048576
+#define MAX_HW_COUNTERS 8 /* the runtime's PISA_MAX_HW_COUNTERS */
 
 void run_settings_init(struct run_settings *s) {
   *s = (struct run_settings){.line_min = 8,
@@ -25,77 +26,111 @@ void run_settings_init(struct run_settings *s) {
                              .families = PISA_FAMILIES_ALL};
 }
 
-void run_parse_mode(const char *arg, struct run_settings *s) {
-  if (strcmp(arg, "deep") && strcmp(arg, "counter"))
-    die("unknown mode '%s' (expected deep or counter)", arg);
-  s->counter = !strcmp(arg, "counter");
+/* ---- The valid values ---------------------------------------------------- */
+
+static const char *const ModeNames[] = {
+#define PISA_MODE_NAME(Id, Name) Name,
+    PISA_MODES(PISA_MODE_NAME)
+#undef PISA_MODE_NAME
+};
+
+/* The families, then the two words that stand for all of them and none. */
+static const char *const MetricNames[] = {
+#define PISA_FAMILY_NAME(Id, Name) Name,
+    PISA_FAMILIES(PISA_FAMILY_NAME)
+#undef PISA_FAMILY_NAME
+        "all",
+    "none",
+};
+#define ALL_FAMILIES PISA_FAMILY_COUNT /* index of "all" */
+
+static const char *const HwCounterNames[] = {
+#define PISA_HW_NAME(Name, ...) Name,
+    PISA_HW_EVENTS(PISA_HW_NAME, PISA_HW_NAME)
+#undef PISA_HW_NAME
+};
+
+const struct name_table run_mode_names = NAME_TABLE_INIT(ModeNames);
+const struct name_table run_metric_names = NAME_TABLE_INIT(MetricNames);
+const struct name_table run_hw_counter_names = NAME_TABLE_INIT(HwCounterNames);
+
+int run_parse_mode(const struct command_line *cl, const char *arg,
+                   struct run_settings *s) {
+  size_t mode;
+  int status = cmdline_choose(cl, "mode", arg, &mode);
+  s->counter = !status && !strcmp(ModeNames[mode], "counter");
+  return status;
 }
 
 static int is_power_of_two(unsigned long v) { return v && !(v & (v - 1)); }
 
-void run_parse_line_sizes(const char *arg, struct run_settings *s) {
+int run_parse_line_sizes(const struct command_line *cl, const char *arg,
+                         struct run_settings *s) {
   unsigned long min, max;
   char *end;
   if (!parse_decimal(arg, &end, &min) || *end != ':' ||
       !parse_decimal(end + 1, &end, &max) || *end || !is_power_of_two(min) ||
       !is_power_of_two(max) || max > MAX_LINE_SIZE || min > max)
-    die("--line-sizes %s: expected MIN:MAX, powers of two from 1 to %u with "
-        "MIN <= MAX",
-        arg, MAX_LINE_SIZE);
+    return usage_error(cl,
+                       "--line-sizes %s: expected MIN:MAX, powers of two from "
+                       "1 to %u with MIN <= MAX",
+                       arg, MAX_LINE_SIZE);
   s->line_min = (unsigned)min;
   s->line_max = (unsigned)max;
+  return 0;
 }
 
-void run_parse_entropy_bits(const char *arg, struct run_settings *s) {
+int run_parse_entropy_bits(const struct command_line *cl, const char *arg,
+                           struct run_settings *s) {
   unsigned long k;
   if (parse_unsigned(arg, 0, MAX_ENTROPY_BITS, &k))
-    die("--entropy-bits %s: expected a number from 0 to %u", arg,
-        MAX_ENTROPY_BITS);
+    return usage_error(cl, "--entropy-bits %s: expected a number from 0 to %u",
+                       arg, MAX_ENTROPY_BITS);
   s->entropy_bits = (unsigned)k;
+  return 0;
 }
 
 /* ---- Metric families ----------------------------------------------------- */
 
-static const char *const FamilyNames[] = {
-#define PISA_FAMILY_NAME(Id, Name) Name,
-    PISA_FAMILIES(PISA_FAMILY_NAME)
-#undef PISA_FAMILY_NAME
-};
-
-static unsigned family_bit(const char *name, size_t len) {
-  if (len == 3 && !strncmp(name, "all", 3))
-    return PISA_FAMILIES_ALL;
-  if (len == 4 && !strncmp(name, "none", 4))
-    return 0;
-  for (unsigned f = 0; f < PISA_FAMILY_COUNT; f++)
-    if (strlen(FamilyNames[f]) == len && !strncmp(name, FamilyNames[f], len))
-      return 1u << f;
-  die("--metrics: unknown family '%.*s' (expected footprint, entropy, reuse, "
-      "locality, classes, branch, all or none)",
-      (int)len, name);
+/* The families a word of --metrics stands for, or -1 after the usage
+ * error that names the known words. */
+static long family_bits(const struct command_line *cl, const char *word) {
+  size_t i;
+  if (cmdline_choose(cl, "metrics", word, &i))
+    return -1;
+  return i < ALL_FAMILIES    ? 1l << i
+         : i == ALL_FAMILIES ? (long)PISA_FAMILIES_ALL
+                             : 0;
 }
 
 /* "a,b" selects a and b; "-a" removes a from all; "all,-a" likewise. */
-void run_parse_metrics(const char *arg, struct run_settings *s) {
+int run_parse_metrics(const struct command_line *cl, const char *arg,
+                      struct run_settings *s) {
   unsigned families = arg[0] == '-' ? PISA_FAMILIES_ALL : 0;
   for (const char *p = arg; *p;) {
     int remove = *p == '-';
     const char *name = p + remove;
     size_t len = strcspn(name, ",");
     if (!len)
-      die("--metrics %s: empty family name", arg);
-    unsigned bits = family_bit(name, len);
+      return usage_error(cl, "--metrics %s: empty family name", arg);
+    char *word = xasprintf("%.*s", (int)len, name);
+    long bits = family_bits(cl, word);
+    int none = !strcmp(word, "none");
+    free(word);
+    if (bits < 0)
+      return 2;
     if (remove && (bits & PISA_FAMILY(REUSE)))
       bits |= PISA_FAMILY(LOCALITY); /* locality is computed from reuse */
-    if (!strncmp(name, "none", len) && len == 4)
+    if (none)
       families = 0;
-    families = remove ? families & ~bits : families | bits;
+    families = remove ? families & ~(unsigned)bits : families | (unsigned)bits;
     p = name + len + (name[len] == ',');
   }
   if (families & PISA_FAMILY(LOCALITY))
     families |= PISA_FAMILY(REUSE);
   s->families = families;
   s->metrics_given = 1;
+  return 0;
 }
 
 /* The enabled families as PISA_METRICS expects them: "name,name". */
@@ -104,13 +139,14 @@ static void families_env(unsigned families, char *buf, size_t n) {
   for (unsigned f = 0; f < PISA_FAMILY_COUNT; f++)
     if (families & (1u << f))
       snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? "," : "",
-               FamilyNames[f]);
+               MetricNames[f]);
 }
 
 /* ---- Schedules, counter mode and MPI ------------------------------------- */
 
 /* --ilp-windows W,W,...: up to 8 distinct windows, 0 for unlimited. */
-void run_parse_windows(const char *arg, struct run_settings *s) {
+int run_parse_windows(const struct command_line *cl, const char *arg,
+                      struct run_settings *s) {
   unsigned long seen[MAX_WINDOWS];
   size_t n = 0, len = 0;
   for (const char *p = arg;;) {
@@ -119,78 +155,87 @@ void run_parse_windows(const char *arg, struct run_settings *s) {
     unsigned long w = strtoul(p, &end, 10);
     if (end == p || *p == '-' || (*end && *end != ',') || errno ||
         w > MAX_WINDOW || n == MAX_WINDOWS)
-      die("--ilp-windows %s: expected up to 8 comma-separated windows "
-          "from 0 (unlimited) to 1048576",
-          arg);
+      return usage_error(cl,
+                         "--ilp-windows %s: expected up to %d comma-separated "
+                         "windows from 0 (unlimited) to %d",
+                         arg, MAX_WINDOWS, MAX_WINDOW);
     for (size_t i = 0; i < n; i++)
       if (seen[i] == w)
-        die("--ilp-windows %s: window %lu is listed twice", arg, w);
+        return usage_error(cl, "--ilp-windows %s: window %lu is listed twice",
+                           arg, w);
     seen[n++] = w;
     len += (size_t)snprintf(s->windows + len, sizeof s->windows - len, "%s%lu",
                             len ? "," : "", w);
     if (!*end)
-      break;
+      return 0;
     p = end + 1;
   }
 }
 
 /* --hw-counters: up to 8 perf event names the runtime knows. */
-void run_parse_hw_counters(const char *arg, struct run_settings *s) {
-  static const char Known[] =
-      ",instructions,cycles,cache-misses,cache-references,branches,"
-      "branch-misses,l1d-read-misses,llc-read-misses,task-clock,page-faults,"
-      "context-switches,cpu-migrations,";
+int run_parse_hw_counters(const struct command_line *cl, const char *arg,
+                          struct run_settings *s) {
   int n = 0;
   for (const char *p = arg;; n++) {
     size_t len = strcspn(p, ",");
-    char *word = xasprintf(",%.*s,", (int)len, p);
-    if (!len || !strstr(Known, word) || n == 8)
-      die("--hw-counters %s: expected up to 8 comma-separated events of "
-          "instructions, cycles, cache-misses, cache-references, branches, "
-          "branch-misses, l1d-read-misses, llc-read-misses, task-clock, "
-          "page-faults, context-switches, cpu-migrations",
-          arg);
+    char *word = xasprintf("%.*s", (int)len, p);
+    size_t index;
+    int status = n == MAX_HW_COUNTERS
+                     ? usage_error(cl, "--hw-counters %s: more than %d events",
+                                   arg, MAX_HW_COUNTERS)
+                     : cmdline_choose(cl, "hw-counters", word, &index);
     free(word);
+    if (status)
+      return status;
     if (!p[len])
       break;
     p += len + 1;
   }
   s->hw_counters = arg;
+  return 0;
 }
 
 /* A positive decimal no larger than max, for option `name`. */
-static unsigned long parse_positive(const char *name, const char *arg,
-                                    unsigned long max) {
-  unsigned long v;
-  if (parse_unsigned(arg, 1, max, &v))
-    die("%s %s: expected a number from 1 to %lu", name, arg, max);
-  return v;
+static int parse_positive(const struct command_line *cl, const char *name,
+                          const char *arg, unsigned long max,
+                          unsigned long *out) {
+  if (parse_unsigned(arg, 1, max, out))
+    return usage_error(cl, "%s %s: expected a number from 1 to %lu", name, arg,
+                       max);
+  return 0;
 }
 
-void run_parse_sample_every(const char *arg, struct run_settings *s) {
-  s->sample_every = parse_positive("--sample-every", arg, 1u << 30);
+int run_parse_sample_every(const struct command_line *cl, const char *arg,
+                           struct run_settings *s) {
+  return parse_positive(cl, "--sample-every", arg, 1u << 30, &s->sample_every);
 }
 
-void run_parse_interval_ms(const char *arg, struct run_settings *s) {
-  s->interval_ms = parse_positive("--interval-ms", arg, 3600000);
+int run_parse_interval_ms(const struct command_line *cl, const char *arg,
+                          struct run_settings *s) {
+  return parse_positive(cl, "--interval-ms", arg, 3600000, &s->interval_ms);
 }
 
-void run_parse_mpi_ranks(const char *arg, struct run_settings *s) {
+int run_parse_mpi_ranks(const struct command_line *cl, const char *arg,
+                        struct run_settings *s) {
   unsigned long n;
   if (parse_unsigned(arg, 1, PISA_MAX_RANKS, &n))
-    die("--mpi %s: expected a number of ranks from 1 to %d", arg,
-        PISA_MAX_RANKS);
+    return usage_error(cl, "--mpi %s: expected a number of ranks from 1 to %d",
+                       arg, PISA_MAX_RANKS);
   s->mpi_ranks = (int)n;
+  return 0;
 }
 
-void run_check_mode(const struct run_settings *s) {
+int run_check_mode(const struct command_line *cl,
+                   const struct run_settings *s) {
   if (!s->counter &&
       (s->sample_every || s->hw_counters || s->interval_ms || s->csv))
-    die("--sample-every, --hw-counters, --interval-ms and --csv need "
-        "--mode counter");
+    return usage_error(cl, "--sample-every, --hw-counters, --interval-ms and "
+                           "--csv need --mode counter");
   if (s->counter && s->metrics_given)
-    die("--metrics selects deep-mode families; a counter run computes the "
-        "instruction mix, bytes and regions");
+    return usage_error(cl, "--metrics selects deep-mode families; a counter "
+                           "run computes the instruction mix, bytes and "
+                           "regions");
+  return 0;
 }
 
 void run_check_environment(void) {

@@ -2,10 +2,12 @@
  * bits, metric families, ILP windows, counter mode, MPI ranks): parsing
  * the values of `pisa-char run`'s options, checking that they go
  * together, and the PISA_* environment that hands them to the runtime.
- * A bad value is one line naming the option and exit status 2. */
+ * A bad value is a usage error of the command that parses it (cmdline.h):
+ * the parsers return 0, or 2 after reporting it. */
 #ifndef PISA_CLI_RUNSETTINGS_H
 #define PISA_CLI_RUNSETTINGS_H
 
+#include "cmdline.h"
 #include "strvec.h"
 
 struct run_settings {
@@ -25,18 +27,32 @@ struct run_settings {
 /* The defaults: 8:512 lines, 12 bits, every family, deep mode. */
 void run_settings_init(struct run_settings *s);
 
-void run_parse_mode(const char *arg, struct run_settings *s);
-void run_parse_line_sizes(const char *arg, struct run_settings *s);
-void run_parse_entropy_bits(const char *arg, struct run_settings *s);
-void run_parse_metrics(const char *arg, struct run_settings *s);
-void run_parse_windows(const char *arg, struct run_settings *s);
-void run_parse_hw_counters(const char *arg, struct run_settings *s);
-void run_parse_sample_every(const char *arg, struct run_settings *s);
-void run_parse_interval_ms(const char *arg, struct run_settings *s);
-void run_parse_mpi_ranks(const char *arg, struct run_settings *s);
+/* The valid values of --mode, --metrics and --hw-counters, for the
+ * command_line tables of the commands that take them. */
+extern const struct name_table run_mode_names, run_metric_names,
+    run_hw_counter_names;
+
+int run_parse_mode(const struct command_line *cl, const char *arg,
+                   struct run_settings *s);
+int run_parse_line_sizes(const struct command_line *cl, const char *arg,
+                         struct run_settings *s);
+int run_parse_entropy_bits(const struct command_line *cl, const char *arg,
+                           struct run_settings *s);
+int run_parse_metrics(const struct command_line *cl, const char *arg,
+                      struct run_settings *s);
+int run_parse_windows(const struct command_line *cl, const char *arg,
+                      struct run_settings *s);
+int run_parse_hw_counters(const struct command_line *cl, const char *arg,
+                          struct run_settings *s);
+int run_parse_sample_every(const struct command_line *cl, const char *arg,
+                           struct run_settings *s);
+int run_parse_interval_ms(const struct command_line *cl, const char *arg,
+                          struct run_settings *s);
+int run_parse_mpi_ranks(const struct command_line *cl, const char *arg,
+                        struct run_settings *s);
 
 /* Counter options belong to counter mode, --metrics to deep mode. */
-void run_check_mode(const struct run_settings *s);
+int run_check_mode(const struct command_line *cl, const struct run_settings *s);
 
 /* The runtime's variables that the user sets and pisa-char passes on:
  * PISA_SCHED_MEMORY must be a number of bytes from 1 to the machine's

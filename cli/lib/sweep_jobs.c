@@ -48,7 +48,7 @@ pid_t sweep_start_build(struct sweep *sw, size_t bench) {
   sweep_make_dir(dir);
   strvec_push(&argv, sw->compiler);
   if (sweep_counter_mode(&sw->opt))
-    strvec_push(&argv, "--pisa-mode=counter");
+    strvec_push(&argv, "--mode=counter");
   strvec_append(&argv, &b->cflags);
   strvec_append(&argv, &b->sources);
   strvec_push(&argv, "-o");

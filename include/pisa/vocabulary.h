@@ -27,6 +27,33 @@ enum pisa_family_bit {
 #define PISA_FAMILY(Id) (1u << PISA_FAMILY_##Id##_BIT)
 #define PISA_FAMILIES_ALL ((1u << PISA_FAMILY_COUNT) - 1)
 
+/* ---- Analysis modes ----------------------------------------------------
+ * pisa-cc --mode=MODE builds for one, pisa-char --mode MODE runs it (the
+ * runtime reads PISA_MODE). */
+#define PISA_MODES(X)                                                          \
+  X(DEEP, "deep")       /* every block and access: the full metric set */      \
+  X(COUNTER, "counter") /* block counters and regions, a few percent */
+
+/* ---- Hardware counters of counter mode (--hw-counters) -----------------
+ * X(name, type, config) with linux/perf_event.h's PERF_TYPE_ and
+ * PERF_COUNT_ prefixes left out; CACHE(name, cache, operation, result) for
+ * the generalised cache events. */
+#define PISA_HW_EVENTS(X, CACHE)                                               \
+  X("instructions", HARDWARE, HW_INSTRUCTIONS)                                 \
+  X("cycles", HARDWARE, HW_CPU_CYCLES)                                         \
+  X("cache-misses", HARDWARE, HW_CACHE_MISSES)                                 \
+  X("cache-references", HARDWARE, HW_CACHE_REFERENCES)                         \
+  X("branches", HARDWARE, HW_BRANCH_INSTRUCTIONS)                              \
+  X("branch-misses", HARDWARE, HW_BRANCH_MISSES)                               \
+  CACHE("l1d-read-misses", HW_CACHE_L1D, HW_CACHE_OP_READ,                     \
+        HW_CACHE_RESULT_MISS)                                                  \
+  CACHE("llc-read-misses", HW_CACHE_LL, HW_CACHE_OP_READ,                      \
+        HW_CACHE_RESULT_MISS)                                                  \
+  X("task-clock", SOFTWARE, SW_TASK_CLOCK)                                     \
+  X("page-faults", SOFTWARE, SW_PAGE_FAULTS)                                   \
+  X("context-switches", SOFTWARE, SW_CONTEXT_SWITCHES)                         \
+  X("cpu-migrations", SOFTWARE, SW_CPU_MIGRATIONS)
+
 /* ---- Opcodes and categories (LLVM 19 numbering) ----------------------- */
 enum pisa_category {
   PISA_CAT_MEMORY,

@@ -39,6 +39,7 @@ config.substitutions += [
     ("%validate", f"{config.python} {tools}/validate.py"),
     ("%jcheck", f"{config.python} {tools}/jcheck.py"),
     ("%expect-status", f"{config.python} {tools}/expect_status.py"),
+    ("%usage-error", f"{config.python} {tools}/expect_usage_error.py"),
     ("%python", config.python),
     ("%srcroot", config.pisa_src_root),
     ("%builddir", config.pisa_obj_root),
