@@ -1,7 +1,7 @@
 /* branch.c: branch behaviour statistics.  Every executed branch adds one
- * count to 1 + 2 n contexts (plain, then global and local history of each
- * length) in one open-addressing table; the entropies and ideal-predictor
- * miss rates are computed from the context counts when asked. */
+ * count to two contexts (its global and its local history at the longest
+ * length) in one open-addressing table; the plain entropy and every shorter
+ * history come from these counts when asked, by grouping on fewer symbols. */
 #include "branch.h"
 
 #include <json-c/json.h>
@@ -9,34 +9,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { GLOBAL = 1, LOCAL = 2 }; /* struct branch_context's table; 0: free */
+
+/* The outcome of one branch after a history of `depth` symbols (the
+ * longest length analysed, or fewer at the start). */
 struct branch_context {
-  uint64_t history;
+  uint64_t history; /* newest symbol lowest */
   uint32_t branch;
   uint16_t outcome;
-  uint8_t table; /* 0 plain, 1..n global history i, n+1..2n local */
-  uint8_t used;
+  uint8_t depth;
+  uint8_t table;
   uint64_t count;
 };
 
-static uint64_t context_hash(uint8_t table, uint32_t branch, uint64_t history,
-                             uint16_t outcome) {
-  uint64_t tag = ((uint64_t)branch << 24) | ((uint64_t)outcome << 8) | table;
-  return u64map_hash(history ^ u64map_hash(tag));
+/* A branch's own history, for local contexts. */
+struct branch_local {
+  uint64_t history;
+  uint64_t seen; /* outcomes so far, up to BRANCH_MAX_HISTORY */
+};
+
+static uint64_t context_hash(const struct branch_context *c) {
+  uint64_t tag = ((uint64_t)c->branch << 32) | ((uint64_t)c->outcome << 16) |
+                 ((uint64_t)c->depth << 8) | c->table;
+  return u64map_hash(c->history ^ u64map_hash(tag));
 }
 
-static int same_context(const struct branch_context *c, uint8_t table,
-                        uint32_t branch, uint64_t history, uint16_t outcome) {
-  return c->table == table && c->branch == branch && c->history == history &&
-         c->outcome == outcome;
+static int same_context(const struct branch_context *a,
+                        const struct branch_context *b) {
+  return a->table == b->table && a->branch == b->branch &&
+         a->history == b->history && a->outcome == b->outcome &&
+         a->depth == b->depth;
 }
 
 static struct branch_context *find_slot(struct branch_context *contexts,
-                                        size_t capacity, uint8_t table,
-                                        uint32_t branch, uint64_t history,
-                                        uint16_t outcome) {
-  size_t i = context_hash(table, branch, history, outcome) & (capacity - 1);
-  while (contexts[i].used &&
-         !same_context(&contexts[i], table, branch, history, outcome))
+                                        size_t capacity,
+                                        const struct branch_context *key) {
+  size_t i = context_hash(key) & (capacity - 1);
+  while (contexts[i].table && !same_context(&contexts[i], key))
     i = (i + 1) & (capacity - 1);
   return &contexts[i];
 }
@@ -46,37 +55,32 @@ static int grow(struct branch_stats *s) {
   struct branch_context *fresh = calloc(capacity, sizeof *fresh);
   if (!fresh)
     return -1;
-  for (size_t i = 0; i < s->capacity; i++) {
-    const struct branch_context *c = &s->contexts[i];
-    if (c->used)
-      *find_slot(fresh, capacity, c->table, c->branch, c->history, c->outcome) =
-          *c;
-  }
+  for (size_t i = 0; i < s->capacity; i++)
+    if (s->contexts[i].table)
+      *find_slot(fresh, capacity, &s->contexts[i]) = s->contexts[i];
   free(s->contexts);
   s->contexts = fresh;
   s->capacity = capacity;
   return 0;
 }
 
-static void add(struct branch_stats *s, uint8_t table, uint32_t branch,
-                uint64_t history, uint16_t outcome, uint64_t count) {
+/* Adds key->count to the context of key. */
+static void add(struct branch_stats *s, const struct branch_context *key) {
   if (2 * (s->used + 1) > s->capacity && grow(s)) {
     s->out_of_memory = 1;
     return;
   }
-  struct branch_context *c =
-      find_slot(s->contexts, s->capacity, table, branch, history, outcome);
-  if (!c->used) {
-    *c = (struct branch_context){history, branch, outcome, table, 1, 0};
+  struct branch_context *c = find_slot(s->contexts, s->capacity, key);
+  if (!c->table) {
+    *c = *key;
+    c->count = 0;
     s->used++;
   }
-  c->count += count;
+  c->count += key->count;
 }
 
 int branch_init(struct branch_stats *s, const unsigned *histories, size_t n) {
   memset(s, 0, sizeof *s);
-  u64map_init(&s->local);
-  u64map_init(&s->local_seen);
   if (n > BRANCH_MAX_HISTORIES)
     return -1;
   for (size_t i = 0; i < n; i++)
@@ -89,11 +93,11 @@ int branch_init(struct branch_stats *s, const unsigned *histories, size_t n) {
 }
 
 void branch_free(struct branch_stats *s) {
-  u64map_free(&s->local);
-  u64map_free(&s->local_seen);
+  free(s->local);
   free(s->contexts);
+  s->local = NULL;
   s->contexts = NULL;
-  s->capacity = s->used = 0;
+  s->n_local = s->capacity = s->used = 0;
 }
 
 static uint64_t history_mask(unsigned h) {
@@ -102,31 +106,57 @@ static uint64_t history_mask(unsigned h) {
              : (UINT64_C(1) << (h * BRANCH_SYMBOL_BITS)) - 1;
 }
 
+/* The longest history length analysed (0 without any). */
+static unsigned longest(const struct branch_stats *s) {
+  return s->n_histories ? s->histories[s->n_histories - 1] : 0;
+}
+
+/* The local history of branch, the table grown to cover it; NULL when out
+ * of memory.  Branch ids are static block ids, so the table is as large as
+ * the program, not the run. */
+static struct branch_local *local_of(struct branch_stats *s, uint32_t branch) {
+  if (branch >= s->n_local) {
+    size_t n = s->n_local ? s->n_local : 256;
+    while (n <= branch)
+      n *= 2;
+    struct branch_local *l = realloc(s->local, n * sizeof *l);
+    if (!l)
+      return NULL;
+    memset(l + s->n_local, 0, (n - s->n_local) * sizeof *l);
+    s->local = l;
+    s->n_local = n;
+  }
+  return &s->local[branch];
+}
+
+/* Counts one outcome after a history of `seen` symbols (or more). */
+static void add_outcome(struct branch_stats *s, uint8_t table, uint32_t branch,
+                        uint64_t history, uint64_t seen, uint16_t outcome) {
+  unsigned h = longest(s);
+  unsigned depth = seen < h ? (unsigned)seen : h;
+  struct branch_context key = {
+      history & history_mask(h), branch, outcome, (uint8_t)depth, table, 1};
+  add(s, &key);
+}
+
+static void shift_in(uint64_t *history, uint64_t *seen, uint64_t symbol) {
+  *history = *history << BRANCH_SYMBOL_BITS | symbol;
+  if (*seen < BRANCH_MAX_HISTORY)
+    ++*seen;
+}
+
 void branch_record(struct branch_stats *s, uint32_t branch, uint32_t outcome) {
   uint16_t o = outcome > UINT16_MAX ? UINT16_MAX : (uint16_t)outcome;
   uint64_t symbol = outcome < 15 ? outcome : 15;
-  uint64_t *seen = u64map_slot(&s->local_seen, branch);
-  uint64_t *local = seen ? u64map_slot(&s->local, branch) : NULL;
+  struct branch_local *local = local_of(s, branch);
   if (!local) {
     s->out_of_memory = 1;
     return;
   }
-  size_t n = s->n_histories;
-  add(s, 0, branch, 0, o, 1);
-  for (size_t i = 0; i < n; i++) {
-    unsigned h = s->histories[i];
-    uint64_t mask = history_mask(h);
-    if (s->global_seen >= h)
-      add(s, (uint8_t)(1 + i), branch, s->global & mask, o, 1);
-    if (*seen >= h)
-      add(s, (uint8_t)(1 + n + i), branch, *local & mask, o, 1);
-  }
-  s->global = s->global << BRANCH_SYMBOL_BITS | symbol;
-  *local = *local << BRANCH_SYMBOL_BITS | symbol;
-  if (s->global_seen < BRANCH_MAX_HISTORY)
-    s->global_seen++;
-  if (*seen < BRANCH_MAX_HISTORY)
-    (*seen)++;
+  add_outcome(s, GLOBAL, branch, s->global, s->global_seen, o);
+  add_outcome(s, LOCAL, branch, local->history, local->seen, o);
+  shift_in(&s->global, &s->global_seen, symbol);
+  shift_in(&local->history, &local->seen, symbol);
 }
 
 /* The outcome of leaving block `from` for block `to`: the index of the
@@ -166,16 +196,16 @@ int branch_merge(struct branch_stats *dst, const struct branch_stats *src,
     return -1;
   for (size_t i = 0; i < src->capacity; i++) {
     const struct branch_context *c = &src->contexts[i];
-    if (c->used && (!keep || keep(c->branch, arg)))
-      add(dst, c->table, c->branch, c->history, c->outcome, c->count);
+    if (c->table && (!keep || keep(c->branch, arg)))
+      add(dst, c);
   }
   dst->out_of_memory |= src->out_of_memory;
   return dst->out_of_memory ? -1 : 0;
 }
 
-static int by_context(const void *a, const void *b) {
-  const struct branch_context *x = *(const struct branch_context *const *)a;
-  const struct branch_context *y = *(const struct branch_context *const *)b;
+/* Orders contexts by (branch, history, outcome): < 0, 0 or > 0. */
+static int by_context(const struct branch_context *x,
+                      const struct branch_context *y) {
   if (x->branch != y->branch)
     return x->branch < y->branch ? -1 : 1;
   if (x->history != y->history)
@@ -183,31 +213,100 @@ static int by_context(const void *a, const void *b) {
   return (int)x->outcome - (int)y->outcome;
 }
 
+static void swap(struct branch_context *a, struct branch_context *b) {
+  struct branch_context t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* Sorts c[0..n) by_context in place: quicksort on the median of three
+ * with Hoare's partition (runs of equal keys split evenly), recursing into
+ * the smaller part, insertion sort below 16. */
+static void sort_contexts(struct branch_context *c, size_t n) {
+  while (n > 16) {
+    size_t mid = n / 2;
+    if (by_context(&c[mid], &c[0]) < 0)
+      swap(&c[mid], &c[0]);
+    if (by_context(&c[n - 1], &c[mid]) < 0) {
+      swap(&c[n - 1], &c[mid]);
+      if (by_context(&c[mid], &c[0]) < 0)
+        swap(&c[mid], &c[0]);
+    }
+    struct branch_context pivot = c[mid];
+    size_t i = 0, j = n - 1;
+    for (;;) {
+      while (by_context(&c[i], &pivot) < 0)
+        i++;
+      while (by_context(&pivot, &c[j]) < 0)
+        j--;
+      if (i >= j)
+        break;
+      swap(&c[i++], &c[j--]);
+    }
+    size_t left = j + 1; /* c[0..left) <= pivot <= c[left..n) */
+    if (left < n - left) {
+      sort_contexts(c, left);
+      c += left;
+      n -= left;
+    } else {
+      sort_contexts(c + left, n - left);
+      n = left;
+    }
+  }
+  for (size_t i = 1; i < n; i++)
+    for (size_t k = i; k > 0 && by_context(&c[k], &c[k - 1]) < 0; k--)
+      swap(&c[k], &c[k - 1]);
+}
+
+/* Cuts the histories of work[0..n) to their last h symbols, sorts them in
+ * (branch, history, outcome) order and merges those that became equal;
+ * returns how many are left. */
+static size_t cut_histories(struct branch_context *work, size_t n, unsigned h) {
+  for (size_t i = 0; i < n; i++)
+    work[i].history &= history_mask(h);
+  sort_contexts(work, n);
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (kept && !by_context(&work[kept - 1], &work[i]))
+      work[kept - 1].count += work[i].count;
+    else
+      work[kept++] = work[i];
+  }
+  return kept;
+}
+
+/* Appends to work[n..) the contexts of table whose depth is in [low, high);
+ * returns the new length. */
+static size_t add_depths(const struct branch_stats *s, uint8_t table,
+                         unsigned low, unsigned high,
+                         struct branch_context *work, size_t n) {
+  for (size_t i = 0; i < s->capacity; i++) {
+    const struct branch_context *c = &s->contexts[i];
+    if (c->table == table && c->depth >= low && c->depth < high)
+      work[n++] = *c;
+  }
+  return n;
+}
+
 static double xlog2x(double x) { return x > 0 ? x * log2(x) : 0.0; }
 
-/* Conditional entropy and ideal miss rate of one table's contexts:
- * H = sum_s (n_s log n_s - sum_o n_so log n_so) / N, miss = 1 - sum_s
- * max_o n_so / N. */
-static uint64_t table_summary(const struct branch_stats *s,
-                              struct branch_context **sorted, uint8_t table,
+/* Conditional entropy and ideal miss rate of contexts sorted by (branch,
+ * history, outcome) and merged: H = sum_s (n_s log n_s - sum_o n_so log
+ * n_so) / N, miss = 1 - sum_s max_o n_so / N. */
+static uint64_t table_summary(const struct branch_context *sorted, size_t n,
                               double *entropy, double *miss) {
-  size_t n = 0;
-  for (size_t i = 0; i < s->capacity; i++)
-    if (s->contexts[i].used && s->contexts[i].table == table)
-      sorted[n++] = &s->contexts[i];
-  qsort(sorted, n, sizeof *sorted, by_context);
   uint64_t total = 0, hits = 0;
   double sum = 0;
   for (size_t i = 0; i < n;) {
     size_t j = i;
     uint64_t context = 0, best = 0;
     double inner = 0;
-    for (; j < n && sorted[j]->branch == sorted[i]->branch &&
-           sorted[j]->history == sorted[i]->history;
+    for (; j < n && sorted[j].branch == sorted[i].branch &&
+           sorted[j].history == sorted[i].history;
          j++) {
-      context += sorted[j]->count;
-      best = sorted[j]->count > best ? sorted[j]->count : best;
-      inner += xlog2x((double)sorted[j]->count);
+      context += sorted[j].count;
+      best = sorted[j].count > best ? sorted[j].count : best;
+      inner += xlog2x((double)sorted[j].count);
     }
     sum += xlog2x((double)context) - inner;
     total += context;
@@ -219,22 +318,37 @@ static uint64_t table_summary(const struct branch_stats *s,
   return total;
 }
 
+/* The figures of one table from the longest history down: the contexts of
+ * length h are those of the next longer length cut to h symbols, plus the
+ * executions whose history was only h to that length long.  plain: the
+ * global table also gives the plain entropy (h = 0). */
+static uint64_t tables_summary(const struct branch_stats *s, uint8_t table,
+                               struct branch_context *work, double *entropy,
+                               double *miss, double *plain) {
+  size_t n = 0;
+  unsigned above = BRANCH_MAX_HISTORY + 1;
+  for (size_t i = s->n_histories; i-- > 0;) {
+    unsigned h = s->histories[i];
+    n = cut_histories(work, add_depths(s, table, h, above, work, n), h);
+    table_summary(work, n, &entropy[i], &miss[i]);
+    above = h;
+  }
+  if (!plain)
+    return 0;
+  double unused;
+  n = cut_histories(work, add_depths(s, table, 0, above, work, n), 0);
+  return table_summary(work, n, plain, &unused);
+}
+
 int branch_summarize(const struct branch_stats *s, struct branch_summary *out) {
   memset(out, 0, sizeof *out);
-  struct branch_context **sorted =
-      malloc((s->used ? s->used : 1) * sizeof *sorted);
-  if (!sorted)
+  struct branch_context *work = malloc((s->used ? s->used : 1) * sizeof *work);
+  if (!work)
     return -1;
-  double unused;
-  out->executed = table_summary(s, sorted, 0, &out->entropy, &unused);
-  size_t n = s->n_histories;
-  for (size_t i = 0; i < n; i++) {
-    table_summary(s, sorted, (uint8_t)(1 + i), &out->global_entropy[i],
-                  &out->global_miss[i]);
-    table_summary(s, sorted, (uint8_t)(1 + n + i), &out->local_entropy[i],
-                  &out->local_miss[i]);
-  }
-  free(sorted);
+  out->executed = tables_summary(s, GLOBAL, work, out->global_entropy,
+                                 out->global_miss, &out->entropy);
+  tables_summary(s, LOCAL, work, out->local_entropy, out->local_miss, NULL);
+  free(work);
   return 0;
 }
 

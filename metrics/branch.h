@@ -27,15 +27,17 @@ struct json_object;
 #define BRANCH_SYMBOL_BITS 4
 
 struct branch_context; /* one (table, branch, history, outcome) count */
+struct branch_local;   /* one branch's own history */
 
 struct branch_stats {
   size_t n_histories;
   unsigned histories[BRANCH_MAX_HISTORIES]; /* increasing, 1..16 */
   uint64_t global;                          /* newest outcome lowest */
   uint64_t global_seen;                     /* outcomes so far, up to 16 */
-  struct u64map local;                      /* branch -> its history */
-  struct u64map local_seen;                 /* branch -> outcomes, to 16 */
-  struct branch_context *contexts;          /* open addressing */
+  struct branch_local *local;               /* by branch id */
+  size_t n_local;
+  /* open addressing: each execution's context at the longest history */
+  struct branch_context *contexts;
   size_t capacity, used;
   int out_of_memory; /* some outcomes were dropped */
 };

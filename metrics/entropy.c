@@ -1,6 +1,7 @@
 /* entropy.c: memory entropy of entropy.h.  Accesses only count per start
- * address; when the run ends the distinct addresses are sorted once and
- * H_k for every k comes from one merging pass per k over the sorted list. */
+ * address, in a table of cache-line buckets; when the run ends the distinct
+ * addresses are sorted once and H_k for every k comes from one merging
+ * pass per k over the sorted list. */
 #include "entropy.h"
 
 #include <json-c/json.h>
@@ -23,29 +24,83 @@ struct address_count {
 
 void entropy_init(struct entropy_counts *e) {
   memset(e, 0, sizeof(*e));
-  u64map_init(&e->counts);
+  u64map_init(&e->carries);
 }
 
 void entropy_free(struct entropy_counts *e) {
-  u64map_free(&e->counts);
+  bucket_table_free(&e->counts);
+  u64map_free(&e->carries);
   entropy_init(e);
+}
+
+/* The count of addr (hash: bucket_hash(addr)), a new one 0; NULL when the
+ * table can take no more addresses.  The table starts at the first. */
+static inline uint32_t *count_of(struct bucket_table *t, uint64_t addr,
+                                 uint64_t hash) {
+  struct bucket *room = NULL;
+  uint32_t *count = t->buckets ? bucket_table_find(t, addr, hash, &room) : NULL;
+  if (count)
+    return count;
+  if (!t->buckets || t->used >= t->limit) {
+    if (t->buckets ? bucket_table_grow(t) : bucket_table_init(t, 4))
+      return NULL;
+    room = free_bucket(t, hash);
+  }
+  bucket_append(room, addr, 0);
+  t->used++;
+  return &room->value[room->fill - 1];
+}
+
+/* Adds n to the count of addr; -1 when out of memory. */
+static inline int add_count(struct entropy_counts *e, uint64_t addr,
+                            uint64_t hash, uint64_t n) {
+  uint32_t *count = count_of(&e->counts, addr, hash);
+  if (!count)
+    return -1;
+  uint64_t sum = *count + n;
+  *count = (uint32_t)sum;
+  if (sum >> 32) {
+    uint64_t *carry = u64map_slot(&e->carries, addr);
+    if (!carry)
+      return -1;
+    *carry += sum >> 32;
+  }
+  e->accesses += n;
+  return 0;
+}
+
+/* Iteration over the counted addresses: start with *iter = 0; 0 at the
+ * end. */
+static int next_count(const struct entropy_counts *e, size_t *iter,
+                      uint64_t *addr, uint64_t *count) {
+  const struct bucket_table *t = &e->counts;
+  for (; *iter < t->nbuckets * BUCKET_SLOTS; ++*iter) {
+    const struct bucket *b = &t->buckets[*iter / BUCKET_SLOTS];
+    unsigned s = (unsigned)(*iter % BUCKET_SLOTS);
+    if (s >= b->fill)
+      continue;
+    const uint64_t *carry =
+        u64map_count(&e->carries) ? u64map_find(&e->carries, b->key[s]) : NULL;
+    *addr = b->key[s];
+    *count = b->value[s] + (carry ? *carry << 32 : 0);
+    ++*iter;
+    return 1;
+  }
+  return 0;
 }
 
 void entropy_add_batch(struct entropy_counts *e, const uint64_t *addrs,
                        size_t n) {
+  const struct bucket_table *t = &e->counts;
   size_t ahead = n < PREFETCH_DISTANCE ? n : PREFETCH_DISTANCE;
-  for (size_t i = 0; i < ahead; i++)
-    u64map_prefetch(&e->counts, addrs[i]);
+  for (size_t i = 0; i < ahead && t->buckets; i++)
+    __builtin_prefetch(home_bucket(t, bucket_hash(addrs[i])), 1, 1);
   for (size_t i = 0; i < n; i++) {
-    if (i + PREFETCH_DISTANCE < n)
-      u64map_prefetch(&e->counts, addrs[i + PREFETCH_DISTANCE]);
-    uint64_t *count = u64map_slot(&e->counts, addrs[i]);
-    if (!count) {
+    if (i + PREFETCH_DISTANCE < n && t->buckets)
+      __builtin_prefetch(
+          home_bucket(t, bucket_hash(addrs[i + PREFETCH_DISTANCE])), 1, 1);
+    if (add_count(e, addrs[i], bucket_hash(addrs[i]), 1) != 0)
       e->out_of_memory = 1;
-      continue;
-    }
-    ++*count;
-    e->accesses++;
   }
 }
 
@@ -53,18 +108,12 @@ void entropy_merge(struct entropy_counts *dst,
                    const struct entropy_counts *src) {
   size_t iter = 0;
   uint64_t addr, count;
-  if (u64map_reserve(&dst->counts, u64map_count(&dst->counts) +
-                                       u64map_count(&src->counts)) != 0)
+  if (bucket_table_reserve(&dst->counts, dst->counts.used + src->counts.used) !=
+      0)
     dst->out_of_memory = 1; /* try anyway: most addresses may be shared */
-  while (u64map_next(&src->counts, &iter, &addr, &count)) {
-    uint64_t *slot = u64map_slot(&dst->counts, addr);
-    if (!slot) {
+  while (next_count(src, &iter, &addr, &count))
+    if (add_count(dst, addr, bucket_hash(addr), count) != 0)
       dst->out_of_memory = 1;
-      continue;
-    }
-    *slot += count;
-    dst->accesses += count;
-  }
   dst->out_of_memory |= src->out_of_memory;
 }
 
@@ -93,7 +142,7 @@ static void sort_by_address(struct address_count *items,
  * or NULL when out of memory. */
 static struct address_count *sorted_counts(const struct entropy_counts *e,
                                            size_t *n) {
-  size_t m = u64map_count(&e->counts), iter = 0;
+  size_t m = e->counts.used, iter = 0;
   struct address_count *items = malloc((m ? m : 1) * sizeof(*items));
   struct address_count *tmp = malloc((m ? m : 1) * sizeof(*tmp));
   if (!items || !tmp) {
@@ -102,7 +151,7 @@ static struct address_count *sorted_counts(const struct entropy_counts *e,
     return NULL;
   }
   *n = 0;
-  while (u64map_next(&e->counts, &iter, &items[*n].addr, &items[*n].count))
+  while (next_count(e, &iter, &items[*n].addr, &items[*n].count))
     ++*n;
   sort_by_address(items, tmp, *n);
   free(tmp);
@@ -181,6 +230,11 @@ struct json_object *entropy_to_json(const struct entropy_counts *e,
   return array;
 }
 
+size_t entropy_distinct_addresses(const struct entropy_counts *e) {
+  return e->counts.used;
+}
+
 size_t entropy_memory_bytes(const struct entropy_counts *e) {
-  return sizeof(*e) - sizeof(e->counts) + u64map_bytes(&e->counts);
+  return sizeof(*e) - sizeof(e->carries) + u64map_bytes(&e->carries) +
+         e->counts.nbuckets * sizeof(struct bucket);
 }

@@ -7,17 +7,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "u64map.h"
+#include "bucket_table.h"
 
 struct json_object;
 
 /* The largest K: H_k is defined for k = 0..63. */
 #define ENTROPY_MAX_SHIFT 63
 
+/* A start address's count is its value in `counts` (16 to 24 bytes per
+ * address) plus 2^32 times its value in `carries`, where counts that wrap
+ * carry. */
 struct entropy_counts {
-  struct u64map counts; /* start address -> accesses */
-  uint64_t accesses;    /* N: the sum of the counts */
-  int out_of_memory;    /* some accesses were dropped: counts are partial */
+  struct bucket_table counts; /* start address -> accesses mod 2^32 */
+  struct u64map carries;      /* start address -> wraps of its count */
+  uint64_t accesses;          /* N: the sum of the counts */
+  int out_of_memory; /* some accesses were dropped: counts are partial */
 };
 
 void entropy_init(struct entropy_counts *e);
@@ -44,6 +48,9 @@ int entropy_compute(const struct entropy_counts *e, unsigned max_shift,
  * memory or max_shift > ENTROPY_MAX_SHIFT. */
 struct json_object *entropy_to_json(const struct entropy_counts *e,
                                     unsigned max_shift);
+
+/* Distinct start addresses counted. */
+size_t entropy_distinct_addresses(const struct entropy_counts *e);
 
 /* Bytes of memory held by e, the struct included. */
 size_t entropy_memory_bytes(const struct entropy_counts *e);

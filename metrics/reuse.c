@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "u64map.h"
+#include "bucket_table.h"
 
 /* ---- Tuning (bench/micro_reuse.c measures these) ---------------------- */
 
@@ -22,34 +22,11 @@ enum {
 };
 _Static_assert(RING >= 3 * PIPE_GROUP, "the rings hold three groups");
 
-/* The table grows by half when it is 80 % full; if it cannot, it fills up
- * to 31/32 before the engine forgets its history. */
-#define TABLE_MAX_LOAD_PERCENT 80
-/* After a compaction the stamp range is at least this many times the live
- * blocks, so compactions cost O(1) per reference amortised. */
+/* The block table (bucket_table.h) holds each block's latest stamp; when
+ * it cannot grow it fills up to 31/32 before the engine forgets its
+ * history.  After a compaction the stamp range is at least this many times
+ * the live blocks, so compactions cost O(1) per reference amortised. */
 #define STAMPS_PER_LIVE 4
-
-/* ---- Block table: block -> latest stamp ------------------------------- */
-
-/* One cache line: five keys and their stamps.  Slots fill in order and are
- * never removed, so slots [0, fill) are used; linear probing moves on to the
- * next bucket only when a bucket is full. */
-#define BUCKET_SLOTS 5
-struct bucket {
-  uint64_t key[BUCKET_SLOTS];
-  uint32_t stamp[BUCKET_SLOTS];
-  uint32_t fill;
-};
-_Static_assert(sizeof(struct bucket) == 64, "a bucket is one cache line");
-
-struct block_table {
-  struct bucket *buckets;
-  size_t nbuckets; /* 4 to 2^32 - 1: the home bucket is a multiply-shift */
-  size_t used;     /* keys */
-  size_t limit;    /* grow before inserting beyond this */
-};
-
-#define MAX_BUCKETS ((uint64_t)1 << 32)
 
 /* table_exchange's answer when there is no room for a new block */
 #define TABLE_FULL UINT32_MAX
@@ -104,7 +81,7 @@ struct reuse_engine {
   /* reuse_batch's implementation for this CPU */
   void (*batch)(struct reuse_engine *e, const uint64_t *addrs, size_t n,
                 uint8_t *bins, uint64_t *distances);
-  struct block_table table;
+  struct bucket_table table;
   struct stamp_index index;
   /* the pipeline's rings: after fetch, after lookup */
   struct fetched {
@@ -141,88 +118,11 @@ static size_t mapped_bytes(size_t bytes) {
   return bytes >= huge - 4096 ? round_up(bytes, huge) : round_up(bytes, 64);
 }
 
-/* ---- Block table ----------------------------------------------------------
- */
-
-/* A multiplicative hash after folding the high half in: the top bits, which
- * pick the bucket, depend on every bit of the block. */
-ALWAYS_INLINE uint64_t block_hash(uint64_t block) {
-  return (block ^ (block >> 29)) * UINT64_C(0xbf58476d1ce4e5b9);
-}
-
-/* The top 32 bits of the hash scaled to the table (nbuckets < 2^32):
- * monotonic in the hash, so a rehash fills the new table in order. */
-ALWAYS_INLINE struct bucket *home_bucket(const struct block_table *t,
-                                         uint64_t hash) {
-  return &t->buckets[(size_t)(((hash >> 32) * t->nbuckets) >> 32)];
-}
-
-ALWAYS_INLINE struct bucket *next_bucket(const struct block_table *t,
-                                         struct bucket *b) {
-  return ++b == t->buckets + t->nbuckets ? t->buckets : b;
-}
-
-/* Bit s set when used slot s holds key. */
-ALWAYS_INLINE unsigned bucket_match(const struct bucket *b, uint64_t key) {
-  unsigned match = 0;
-  for (unsigned s = 0; s < BUCKET_SLOTS; s++)
-    match |= (unsigned)(b->key[s] == key) << s;
-  return match & ((1u << b->fill) - 1);
-}
-
-static struct bucket *free_bucket(const struct block_table *t, uint64_t hash) {
-  struct bucket *b = home_bucket(t, hash);
-  while (b->fill == BUCKET_SLOTS)
-    b = next_bucket(t, b);
-  return b;
-}
-
-static void bucket_append(struct bucket *b, uint64_t key, uint32_t stamp) {
-  b->key[b->fill] = key;
-  b->stamp[b->fill] = stamp;
-  b->fill++;
-}
-
-static int table_init(struct block_table *t, size_t nbuckets) {
-  t->buckets = pisa_table_alloc(nbuckets * sizeof(struct bucket));
-  if (!t->buckets)
-    return -1;
-  t->nbuckets = nbuckets;
-  t->used = 0;
-  t->limit = nbuckets * BUCKET_SLOTS * TABLE_MAX_LOAD_PERCENT / 100;
-  return 0;
-}
-
-static void table_free(struct block_table *t) {
-  pisa_table_free(t->buckets, t->nbuckets * sizeof(struct bucket));
-  t->buckets = NULL;
-}
-
-/* Moves every key into a table of nbuckets.  Old buckets are in nearly
- * increasing hash order and home buckets are monotonic in the hash, so the
- * new table fills front to back, without random misses. */
-static int table_resize(struct block_table *t, size_t nbuckets) {
-  struct block_table bigger;
-  if (table_init(&bigger, nbuckets) != 0)
-    return -1;
-  for (size_t i = 0; i < t->nbuckets; i++) {
-    const struct bucket *old = &t->buckets[i];
-    for (unsigned s = 0; s < old->fill; s++)
-      bucket_append(free_bucket(&bigger, block_hash(old->key[s])), old->key[s],
-                    old->stamp[s]);
-  }
-  bigger.used = t->used;
-  table_free(t);
-  *t = bigger;
-  return 0;
-}
-
 /* Room for one more key: grow, or else fill beyond the normal load.  -1
  * when the table is as full as it may get. */
 static __attribute__((noinline)) int table_make_room(struct reuse_engine *e) {
-  struct block_table *t = &e->table;
-  size_t grown = t->nbuckets + t->nbuckets / 2;
-  if (grown < MAX_BUCKETS && table_resize(t, grown) == 0)
+  struct bucket_table *t = &e->table;
+  if (bucket_table_grow(t) == 0)
     return 0;
   e->out_of_memory = 1;
   size_t slots = t->nbuckets * BUCKET_SLOTS;
@@ -234,19 +134,13 @@ static __attribute__((noinline)) int table_make_room(struct reuse_engine *e) {
  * block), or TABLE_FULL when a new block finds no room. */
 ALWAYS_INLINE uint32_t table_exchange(struct reuse_engine *e, uint64_t block,
                                       uint64_t hash, uint32_t stamp) {
-  struct block_table *t = &e->table;
-  struct bucket *b = home_bucket(t, hash);
-  for (;;) {
-    unsigned match = bucket_match(b, block);
-    if (match) {
-      unsigned s = (unsigned)__builtin_ctz(match);
-      uint32_t prev = b->stamp[s];
-      b->stamp[s] = stamp;
-      return prev;
-    }
-    if (b->fill < BUCKET_SLOTS)
-      break;
-    b = next_bucket(t, b);
+  struct bucket_table *t = &e->table;
+  struct bucket *b;
+  uint32_t *latest = bucket_table_find(t, block, hash, &b);
+  if (latest) {
+    uint32_t prev = *latest;
+    *latest = stamp;
+    return prev;
   }
   if (t->used >= t->limit) {
     if (table_make_room(e) != 0)
@@ -422,24 +316,24 @@ static uint64_t capacity_for(uint64_t live, uint32_t gap) {
  * the oldest), which keeps their order. */
 ALWAYS_INLINE void renumber(struct reuse_engine *e) {
   const struct stamp_index *x = &e->index;
-  struct block_table *t = &e->table;
+  struct bucket_table *t = &e->table;
   const size_t ahead = 8;
   for (size_t i = 0; i < t->nbuckets; i++) {
     if (i + ahead < t->nbuckets) {
       const struct bucket *next = &t->buckets[i + ahead];
       for (unsigned s = 0; s < next->fill; s++)
-        __builtin_prefetch(&x->words[next->stamp[s] >> 6]);
+        __builtin_prefetch(&x->words[next->value[s] >> 6]);
     }
     struct bucket *b = &t->buckets[i];
     for (unsigned s = 0; s < b->fill; s++)
-      if (b->stamp[s]) /* 0: the block is in the window */
-        b->stamp[s] = (uint32_t)index_rank(x, b->stamp[s]) + 1;
+      if (b->value[s]) /* 0: the block is in the window */
+        b->value[s] = (uint32_t)index_rank(x, b->value[s]) + 1;
   }
 }
 
 /* Forgets every block: the way out when memory runs out. */
 static void forget_history(struct reuse_engine *e) {
-  struct block_table *t = &e->table;
+  struct bucket_table *t = &e->table;
   memset(t->buckets, 0, t->nbuckets * sizeof(struct bucket));
   t->used = 0;
   e->live = 0;
@@ -534,11 +428,11 @@ ALWAYS_INLINE void stage_fetch(struct reuse_engine *e, uint64_t block,
   const struct miss *m = &e->list[j];
   struct fetched *f = &e->fetched[j % RING];
   f->block = block;
-  f->hash = block_hash(block);
+  f->hash = bucket_hash(block);
   __builtin_prefetch(home_bucket(&e->table, f->hash), 1);
   if (evicts(e, m)) {
     f->evicted = m->evicted;
-    f->evicted_hash = block_hash(m->evicted);
+    f->evicted_hash = bucket_hash(m->evicted);
     __builtin_prefetch(home_bucket(&e->table, f->evicted_hash), 1);
   }
 }
@@ -619,7 +513,7 @@ ALWAYS_INLINE uint32_t plain_next_stamp(struct reuse_engine *e, struct pipe *p,
 /* Stage 1: hash the block and prefetch its bucket. */
 ALWAYS_INLINE void plain_fetch(struct reuse_engine *e, uint64_t block,
                                size_t j) {
-  uint64_t hash = block_hash(block);
+  uint64_t hash = bucket_hash(block);
   e->fetched[j % RING].block = block;
   e->fetched[j % RING].hash = hash;
   __builtin_prefetch(home_bucket(&e->table, hash), 1);
@@ -689,10 +583,10 @@ static void flush_window(struct reuse_engine *e, struct pipe *p) {
   for (unsigned k = e->nwin; k-- > 0;) {
     uint64_t block = e->window[k];
     uint32_t stamp = plain_next_stamp(e, p, 0);
-    if (table_exchange(e, block, block_hash(block), stamp) == TABLE_FULL) {
+    if (table_exchange(e, block, bucket_hash(block), stamp) == TABLE_FULL) {
       forget_history(e);
       stamp = plain_next_stamp(e, p, 0);
-      table_exchange(e, block, block_hash(block), stamp);
+      table_exchange(e, block, bucket_hash(block), stamp);
     }
     index_append(&e->index, stamp);
     e->live++;
@@ -920,12 +814,12 @@ struct reuse_engine *reuse_new(unsigned line_shift) {
   e->wsize = WINDOW;
   e->windowed = 1;
   choose_variant(e);
-  if (table_init(&e->table, 4) != 0) {
+  if (bucket_table_init(&e->table, 4) != 0) {
     free(e);
     return NULL;
   }
   if (index_init(&e->index, MIN_CAPACITY) != 0) {
-    table_free(&e->table);
+    bucket_table_free(&e->table);
     free(e);
     return NULL;
   }
@@ -935,7 +829,7 @@ struct reuse_engine *reuse_new(unsigned line_shift) {
 void reuse_free(struct reuse_engine *e) {
   if (!e)
     return;
-  table_free(&e->table);
+  bucket_table_free(&e->table);
   index_free(&e->index);
   free(e);
 }

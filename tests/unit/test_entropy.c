@@ -1,6 +1,7 @@
 /* test_entropy.c: memory entropy against values derived by hand (equally
  * used addresses, one address) and against a brute-force Shannon sum over
- * the raw access list computed here; merging equals one combined stream. */
+ * the raw access list computed here; merging equals one combined stream;
+ * counts beyond 32 bits. */
 #include "check.h"
 #include "entropy.h"
 
@@ -170,7 +171,7 @@ static void test_merge_equals_one_stream(void) {
   add_in_batches(&all, addrs, n);
   entropy_merge(&a, &b);
   EXPECT_EQ(a.accesses, n);
-  EXPECT_EQ(u64map_count(&a.counts), u64map_count(&all.counts));
+  EXPECT_EQ(entropy_distinct_addresses(&a), entropy_distinct_addresses(&all));
   entropy_compute(&a, K, h_merged);
   entropy_compute(&all, K, h_all);
   for (int k = 0; k <= K; k++)
@@ -196,6 +197,41 @@ static void test_json(void) {
   free(addrs);
 }
 
+/* Counts beyond 2^32 (the table keeps 32 bits and carries the rest):
+ * merging two tables into each other in turn makes Fibonacci counts.
+ * Address x starts at 1 in a, y at 1 in b; after a += b, b += a, ...
+ * (rounds merges) the counts are consecutive Fibonacci numbers, both
+ * above 2^32 after 50 rounds.  H_0 = log2 N - (x log2 x + y log2 y) / N;
+ * H_4 = 0, where x and y (8 bytes apart) fall into one group. */
+static void test_counts_beyond_32_bits(void) {
+  const uint64_t x = 0x7f0000010000ull, y = x + 8;
+  struct entropy_counts a, b;
+  entropy_init(&a), entropy_init(&b);
+  entropy_add_batch(&a, &x, 1);
+  entropy_add_batch(&b, &y, 1);
+  uint64_t ax = 1, ay = 0, bx = 0, by = 1; /* table a's count of x, ... */
+  for (int round = 0; round < 50; round++) {
+    struct entropy_counts *dst = round % 2 ? &b : &a;
+    const struct entropy_counts *src = round % 2 ? &a : &b;
+    entropy_merge(dst, src);
+    if (round % 2)
+      bx += ax, by += ay;
+    else
+      ax += bx, ay += by;
+  }
+  EXPECT(ax > (UINT64_C(1) << 32) && ay > (UINT64_C(1) << 32));
+  EXPECT_EQ(a.accesses, ax + ay);
+  EXPECT_EQ(entropy_distinct_addresses(&a), 2);
+  double h[K + 1], n = (double)(ax + ay);
+  EXPECT(entropy_compute(&a, K, h) == 0);
+  double expected =
+      log2(n) -
+      ((double)ax * log2((double)ax) + (double)ay * log2((double)ay)) / n;
+  EXPECT(fabs(h[0] - expected) < 1e-9);
+  EXPECT(h[4] == 0.0);
+  entropy_free(&a), entropy_free(&b);
+}
+
 int main(void) {
   test_seed(0x9e3779b97f4a7c15);
   RUN(test_consecutive_addresses);
@@ -204,6 +240,7 @@ int main(void) {
   RUN(test_extreme_addresses);
   RUN(test_random_vs_brute_force);
   RUN(test_merge_equals_one_stream);
+  RUN(test_counts_beyond_32_bits);
   RUN(test_json);
   return check_summary();
 }
