@@ -4,7 +4,10 @@
  * function and access class and into its function's entropy and reuse
  * histograms; the reuse-distance engines (one per line size), the branch
  * statistics and the ILP/BBLP schedules follow the thread's whole stream.
- * Runs where the batch was decoded. */
+ * Sampled (config.h), the reuse, footprint and entropy families see the
+ * accesses to sampled blocks and the branch and schedule families the
+ * instances of bursts; the counts stay exact.  Runs where the batch was
+ * decoded. */
 #include "runtime.h"
 
 #include "reuse.h"
@@ -85,11 +88,27 @@ static struct pisa_fn_state *fn_metrics(struct pisa_thread *t, uint32_t fn) {
   return s;
 }
 
-/* Reuse distances over the thread's stream: the batch's bins per line
- * size.  0 when the bins hold them. */
+/* Room for the reuse distances of n sampled accesses. */
+static uint64_t *sampled_distances(struct pisa_thread *t, size_t n) {
+  if (n > t->reuse_distances_capacity) {
+    uint64_t *d = realloc(t->reuse_distances, n * sizeof *d);
+    if (!d)
+      return NULL;
+    t->reuse_distances = d;
+    t->reuse_distances_capacity = n;
+  }
+  return t->reuse_distances;
+}
+
+/* Reuse distances over the thread's stream (its sampled blocks' when
+ * sampled, scaled by the rate): the batch's bins per line size.  0 when
+ * the bins hold them. */
 static int reuse_distances(struct pisa_thread *t, const struct event_batch *b) {
   size_t n = b->n_accesses;
-  if (!(pisa_config.families & PISA_FAMILY(REUSE)) || !n)
+  double rate = pisa_config.sampling.rate;
+  uint64_t *distances = rate < 1 ? sampled_distances(t, n) : NULL;
+  if (!(pisa_config.families & PISA_FAMILY(REUSE)) || !n ||
+      (rate < 1 && !distances))
     return -1;
   for (size_t s = 0; s < pisa_config.n_line_sizes; s++) {
     unsigned shift = (unsigned)__builtin_ctzll(pisa_config.line_sizes[s]);
@@ -105,8 +124,11 @@ static int reuse_distances(struct pisa_thread *t, const struct event_batch *b) {
   }
   if (n > t->reuse_bins_capacity)
     t->reuse_bins_capacity = n;
-  for (size_t s = 0; s < pisa_config.n_line_sizes; s++)
-    reuse_batch(t->reuse[s], b->addr, n, t->reuse_bins[s], NULL);
+  for (size_t s = 0; s < pisa_config.n_line_sizes; s++) {
+    reuse_batch(t->reuse[s], b->addr, n, t->reuse_bins[s], distances);
+    if (distances)
+      sample_scaled_bins(distances, n, rate, t->reuse_bins[s]);
+  }
   return 0;
 }
 
@@ -136,20 +158,23 @@ static void footprints(struct footprint *fps, const struct event_batch *b,
       footprint_add(&fps[cls[a]], addr[a], size[a]);
 }
 
-/* The accesses [first, end) of one function: footprint, entropy and reuse
- * histograms. */
+/* The accesses of one function's instances [first, end): footprint and
+ * entropy of those in `space`, reuse histograms of those in `reuse` (the
+ * batch itself, or its sampled accesses). */
 static void function_accesses(struct pisa_thread *t, struct pisa_fn_state *fs,
-                              const struct event_batch *b, size_t first,
+                              const struct event_batch *space,
+                              const struct event_batch *reuse, size_t first,
                               size_t end, int have_bins) {
+  size_t a = space->first_access[first], a_end = space->first_access[end];
   if (fs->footprint)
-    footprints(fs->footprint, b, first, end);
-  if (first == end)
-    return;
-  if (fs->entropy)
-    entropy_add_batch(fs->entropy, b->addr + first, end - first);
-  if (fs->reuse && have_bins)
-    histograms_add_batch(fs->reuse, (const uint8_t *const *)t->reuse_bins,
-                         first, end - first);
+    footprints(fs->footprint, space, a, a_end);
+  if (fs->entropy && a < a_end)
+    entropy_add_batch(fs->entropy, space->addr + a, a_end - a);
+  a = reuse->first_access[first];
+  a_end = reuse->first_access[end];
+  if (fs->reuse && have_bins && a < a_end)
+    histograms_add_batch(fs->reuse, (const uint8_t *const *)t->reuse_bins, a,
+                         a_end - a);
 }
 
 /* What instance k adds to its function's counts: indirect calls that ran
@@ -166,9 +191,12 @@ static void instance_counts(struct pisa_fn_state *fs,
       runtime_bytes(fs, b->kind[a], b->size[a], b->access_class[a]);
 }
 
-/* Per function, over runs of consecutive instances of one function. */
+/* Per function, over runs of consecutive instances of one function: the
+ * counts from b, the accesses from space and reuse (b's instances). */
 static void consume_instances(struct pisa_thread *t,
-                              const struct event_batch *b, int have_bins) {
+                              const struct event_batch *b,
+                              const struct event_batch *space,
+                              const struct event_batch *reuse, int have_bins) {
   const struct program_block *blocks = pisa_blocks;
   for (size_t i = 0, n = b->n_instances; i < n;) {
     uint32_t fn = blocks[b->block[i]].function;
@@ -179,8 +207,7 @@ static void consume_instances(struct pisa_thread *t,
         instance_counts(fs, b, j);
     } while (++j < n && blocks[b->block[j]].function == fn);
     if (fs)
-      function_accesses(t, fs, b, b->first_access[i], b->first_access[j],
-                        have_bins);
+      function_accesses(t, fs, space, reuse, i, j, have_bins);
     i = j;
   }
 }
@@ -207,11 +234,73 @@ static void consume_schedules(struct pisa_thread *t,
   sched_add_events(t->sched, b);
 }
 
+/* The accesses of b to sampled blocks, for reuse and for footprint and
+ * entropy (one batch when the two filters agree); 0, or -1 when memory
+ * ran out. */
+static int sample_space(struct pisa_thread *t, const struct event_batch *b,
+                        const struct event_batch **reuse,
+                        const struct event_batch **space) {
+  const struct pisa_sampling_config *c = &pisa_config.sampling;
+  if (sample_filter_batch(&t->reuse_sample, b, &c->reuse))
+    return -1;
+  *reuse = *space = &t->reuse_sample;
+  if (c->space.shift == c->reuse.shift)
+    return 0;
+  *space = &t->space_sample;
+  return sample_filter_batch(&t->space_sample, b, &c->space);
+}
+
+/* The part of b in bursts, each slice to the branch and schedule families:
+ * a burst is the first burst_instances of every burst_period instances of
+ * the thread.  A burst starts at an instance that begins a block's run
+ * (none continued from a gap) and after a gap. */
+static void consume_bursts(struct pisa_thread *t, const struct event_batch *b) {
+  const struct pisa_sampling_config *c = &pisa_config.sampling;
+  size_t n = b->n_instances;
+  for (size_t i = 0; i < n;) {
+    uint64_t at = (t->instances + i) % c->burst_period;
+    if (at >= c->burst_instances) {
+      i += c->burst_period - at < n - i ? c->burst_period - at : n - i;
+      continue;
+    }
+    size_t first = i, end = c->burst_instances - at < n - i
+                                ? i + (size_t)(c->burst_instances - at)
+                                : n;
+    while (at == 0 && first < end &&
+           (b->start[first] & INSTANCE_START_MASK) == INSTANCE_CONTINUED)
+      first++;
+    if (first < end && sample_slice_batch(&t->burst, b, first, end, at == 0))
+      break;
+    if (first < end && at == 0 && t->branches)
+      branch_forget_histories(t->branches);
+    if (first < end) {
+      consume_branches(t, &t->burst);
+      consume_schedules(t, &t->burst);
+    }
+    i = end;
+  }
+  t->instances += n;
+}
+
+static void consume_sampled(struct pisa_thread *t,
+                            const struct event_batch *b) {
+  const struct event_batch *reuse, *space;
+  if (sample_space(t, b, &reuse, &space))
+    return;
+  int have_bins = reuse_distances(t, reuse) == 0;
+  consume_instances(t, b, space, reuse, have_bins);
+  consume_bursts(t, b);
+}
+
 PISA_HIDDEN void pisa_consume(struct pisa_thread *t,
                               const struct event_batch *b) {
   count_blocks(t, b);
+  if (pisa_config.sampling.rate < 1) {
+    consume_sampled(t, b);
+    return;
+  }
   int have_bins = reuse_distances(t, b) == 0;
-  consume_instances(t, b, have_bins);
+  consume_instances(t, b, b, b, have_bins);
   consume_branches(t, b);
   consume_schedules(t, b);
 }
@@ -249,4 +338,11 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   t->block_counts = NULL;
   t->block_capacity = 0;
   event_batch_free(&t->events);
+  event_batch_free(&t->reuse_sample);
+  event_batch_free(&t->space_sample);
+  event_batch_free(&t->burst);
+  free(t->reuse_distances);
+  t->reuse_distances = NULL;
+  t->reuse_distances_capacity = 0;
+  t->instances = 0;
 }

@@ -74,6 +74,15 @@ struct pisa_thread {
   size_t reuse_bins_capacity;
   struct branch_stats *branches; /* outcomes in the thread's order */
   struct sched *sched;           /* ILP/BBLP schedules, when enabled */
+
+  /* sampled deep mode (consume.c): the thread's batches as the sampled
+   * families see them */
+  struct event_batch reuse_sample; /* accesses to sampled blocks */
+  struct event_batch space_sample; /* the same for footprint and entropy */
+  struct event_batch burst;        /* instances in a temporal burst */
+  uint64_t *reuse_distances;       /* per access of reuse_sample */
+  size_t reuse_distances_capacity;
+  uint64_t instances; /* block instances so far: the bursts' clock */
 };
 
 /* ---- decoder (decode.c) ----

@@ -81,6 +81,15 @@ static const char usage_text[] =
     "                        instruction windows of the ILP schedules,\n"
     "                        comma-separated, 0 = unlimited (default\n"
     "                        0,64; at most 8, each up to 1048576)\n"
+    "      --sample RATE     sampled deep mode (e.g. 1% or 0.001): reuse,\n"
+    "                        miss ratios, footprint and entropy from the\n"
+    "                        blocks a hash selects at RATE, branch and\n"
+    "                        ILP/BBLP from bursts covering RATE of the\n"
+    "                        run; estimates, marked in the result\n"
+    "      --memory-limit SIZE\n"
+    "                        memory all analysis state may hold, in bytes\n"
+    "                        or with K, M, G or T (default half the\n"
+    "                        physical memory)\n"
     "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
     "  -q, --quiet           print no summary\n"
     "  -h, --help            show this help\n"
@@ -113,7 +122,9 @@ enum {
   OPT_INTERVAL_MS,
   OPT_CSV,
   OPT_MPI,
-  OPT_OVERSUBSCRIBE
+  OPT_OVERSUBSCRIBE,
+  OPT_SAMPLE,
+  OPT_MEMORY_LIMIT
 };
 
 static const struct option RunOptions[] = {
@@ -130,6 +141,8 @@ static const struct option RunOptions[] = {
     {"interval-ms", required_argument, NULL, OPT_INTERVAL_MS},
     {"csv", required_argument, NULL, OPT_CSV},
     {"mpi", required_argument, NULL, OPT_MPI},
+    {"sample", required_argument, NULL, OPT_SAMPLE},
+    {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -189,6 +202,12 @@ static int take_option(int opt, char *arg, void *ctx) {
     break;
   case OPT_OVERSUBSCRIBE:
     s->oversubscribe = 1;
+    break;
+  case OPT_SAMPLE:
+    run_parse_sample(arg, s);
+    break;
+  case OPT_MEMORY_LIMIT:
+    run_parse_memory_limit(arg, s);
     break;
   case 'q':
     o->quiet = 1;

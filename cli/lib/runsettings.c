@@ -180,7 +180,45 @@ void run_parse_mpi_ranks(const char *arg, struct run_settings *s) {
   s->mpi_ranks = (int)n;
 }
 
+/* ---- Sampling and the memory budget ------------------------------------- */
+
+void run_parse_sample(const char *arg, struct run_settings *s) {
+  char *end;
+  errno = 0;
+  double rate = strtod(arg, &end);
+  if (end != arg && *end == '%' && !end[1])
+    rate /= 100, end++;
+  if (end == arg || *end || errno || !(rate >= 1e-6 && rate <= 1) ||
+      !(arg[0] >= '0' && arg[0] <= '9'))
+    die("--sample %s: expected a rate from 0.000001 to 1, or a percentage "
+        "such as 1%%",
+        arg);
+  s->sample_rate = rate;
+}
+
+void run_parse_memory_limit(const char *arg, struct run_settings *s) {
+  static const char Units[] = "KMGT";
+  unsigned long n;
+  char *end;
+  const char *unit = NULL;
+  int ok = parse_decimal(arg, &end, &n);
+  if (ok && *end)
+    unit = strchr(Units, *end);
+  if (ok && *end && (!unit || !*unit || end[1]))
+    ok = 0;
+  unsigned long long bytes = n;
+  for (const char *u = Units; ok && unit && u <= unit; u++)
+    ok = bytes <= (~0ull >> 10), bytes <<= 10;
+  if (!ok || bytes < (1ull << 20))
+    die("--memory-limit %s: expected a size of at least 1M, in bytes or with "
+        "K, M, G or T",
+        arg);
+  s->memory_limit = bytes;
+}
+
 void run_check_mode(const struct run_settings *s) {
+  if (s->counter && (s->sample_rate || s->memory_limit))
+    die("--sample and --memory-limit belong to deep mode");
   if (!s->counter &&
       (s->sample_every || s->hw_counters || s->interval_ms || s->csv))
     die("--sample-every, --hw-counters, --interval-ms and --csv need "
@@ -210,6 +248,19 @@ static void counter_env(const struct run_settings *s, struct strvec *env) {
     child_env_set(env, "PISA_CSV", "1", 1);
 }
 
+/* PISA_SAMPLE and PISA_MEMORY_LIMIT, when given. */
+static void sampling_env(const struct run_settings *s, struct strvec *env) {
+  char number[32];
+  if (s->sample_rate) {
+    snprintf(number, sizeof number, "%.9g", s->sample_rate);
+    child_env_set(env, "PISA_SAMPLE", number, 1);
+  }
+  if (s->memory_limit) {
+    snprintf(number, sizeof number, "%llu", s->memory_limit);
+    child_env_set(env, "PISA_MEMORY_LIMIT", number, 1);
+  }
+}
+
 void run_settings_env(const struct run_settings *s, const char *raw_dir,
                       struct strvec *env) {
   char sizes[32], bits[16], families[128];
@@ -223,4 +274,5 @@ void run_settings_env(const struct run_settings *s, const char *raw_dir,
   counter_env(s, env);
   child_env_set(env, "PISA_ILP_WINDOWS", s->windows[0] ? s->windows : "0,64",
                 1);
+  sampling_env(s, env);
 }

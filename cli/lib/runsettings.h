@@ -13,7 +13,9 @@ struct run_settings {
   unsigned entropy_bits;
   unsigned families; /* PISA_FAMILY() bits */
   int metrics_given;
-  char windows[128]; /* PISA_ILP_WINDOWS: "0,64"; empty: the default */
+  char windows[128];  /* PISA_ILP_WINDOWS: "0,64"; empty: the default */
+  double sample_rate; /* --sample: 0 when exact */
+  unsigned long long memory_limit; /* --memory-limit bytes; 0: default */
   /* counter mode (docs/counter-mode.md) */
   int counter;
   unsigned long sample_every, interval_ms;
@@ -34,6 +36,11 @@ void run_parse_hw_counters(const char *arg, struct run_settings *s);
 void run_parse_sample_every(const char *arg, struct run_settings *s);
 void run_parse_interval_ms(const char *arg, struct run_settings *s);
 void run_parse_mpi_ranks(const char *arg, struct run_settings *s);
+/* --sample RATE: "1%" or "0.01", from 0.000001 to 1. */
+void run_parse_sample(const char *arg, struct run_settings *s);
+/* --memory-limit SIZE: bytes with an optional K, M, G or T (binary
+ * units), at least 1M. */
+void run_parse_memory_limit(const char *arg, struct run_settings *s);
 
 /* Counter options belong to counter mode, --metrics to deep mode. */
 void run_check_mode(const struct run_settings *s);
