@@ -6,6 +6,7 @@
 #include "pisa/vocabulary.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,27 @@ static void read_counter_config(void) {
   parse_hw_counters(getenv("PISA_HW_COUNTERS"));
 }
 
+/* PISA_ANALYSIS_THREADS=N (pisa-char checked it); by default the CPUs this
+ * process may run on, less one for the program's main thread. */
+static void parse_analysis_threads(void) {
+  cpu_set_t cpus;
+  unsigned n = 0;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 1)
+    n = (unsigned)CPU_COUNT(&cpus) - 1;
+  const char *v = getenv("PISA_ANALYSIS_THREADS");
+  char *end;
+  if (v && *v) {
+    unsigned long k = strtoul(v, &end, 10);
+    if (*end || k > 64) {
+      errno = 0;
+      PISA_ERR("ignoring malformed PISA_ANALYSIS_THREADS=%s", v);
+    } else {
+      n = (unsigned)k;
+    }
+  }
+  pisa_config.analysis_threads = n;
+}
+
 static void read_config(void) {
   const char *dir = getenv("PISA_OUTPUT_DIR");
   parse_line_sizes(getenv("PISA_LINE_SIZES"));
@@ -191,6 +213,7 @@ static void read_config(void) {
   parse_memory_limit();
   parse_windows(getenv("PISA_ILP_WINDOWS"));
   parse_sampling(getenv("PISA_SAMPLE"));
+  parse_analysis_threads();
   read_counter_config();
   if (!dir || !*dir)
     return;

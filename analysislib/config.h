@@ -39,6 +39,9 @@ struct pisa_config {
    * default half the physical memory. */
   uint64_t memory_limit;
   struct pisa_sampling_config sampling;
+  /* PISA_ANALYSIS_THREADS: workers for the consumer groups (workers.c);
+   * default the CPUs the process may use less one, 0 on one CPU. */
+  unsigned analysis_threads;
 };
 PISA_HIDDEN extern struct pisa_config pisa_config;
 /* The names of the families in PISA_METRICS, by PISA_FAMILY() bit. */

@@ -86,12 +86,17 @@ static uint64_t reuse_units(void) {
   return n;
 }
 
-/* Block instances the threads analysed in bursts, and the bursts. */
+/* The bursts the threads analysed (the schedules' and branch's clocks
+ * agree when both run). */
 static void burst_coverage(uint64_t *bursts) {
   const struct pisa_sampling_config *c = &pisa_config.sampling;
   *bursts = 0;
-  for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
-    *bursts += (t->instances + c->burst_period - 1) / c->burst_period;
+  for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
+    uint64_t n = t->sched_bursts.instances > t->branch_bursts.instances
+                     ? t->sched_bursts.instances
+                     : t->branch_bursts.instances;
+    *bursts += (n + c->burst_period - 1) / c->burst_period;
+  }
 }
 
 static json_object *spatial_json(const struct sample_filter *f, uint64_t units,

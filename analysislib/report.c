@@ -7,6 +7,7 @@
 #include "exit_status.h"
 #include "rawdoc.h"
 #include "threads.h"
+#include "workers.h"
 
 #include <json-c/json.h>
 #include <stdlib.h>
@@ -296,6 +297,7 @@ static json_object *build_result(int complete, int signal) {
   int64_t position = 0;
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
     struct aggregate ta;
+    pisa_workers_wait(t); /* its queued batches consumed */
     pisa_aggregate_init(&ta);
     pisa_aggregate_thread(t, &ta, fns, n_blocks, n_functions);
     struct footprint **grown = realloc(fps, (n_threads + 1) * sizeof *fps);

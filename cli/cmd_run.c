@@ -90,6 +90,10 @@ static const char usage_text[] =
     "                        memory all analysis state may hold, in bytes\n"
     "                        or with K, M, G or T (default half the\n"
     "                        physical memory)\n"
+    "      --analysis-threads N\n"
+    "                        threads that analyse the program's records\n"
+    "                        while it runs, 0 to 64 (default: the CPUs\n"
+    "                        pisa-char may use less one; at most 4 work)\n"
     "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
     "  -q, --quiet           print no summary\n"
     "  -h, --help            show this help\n"
@@ -124,7 +128,8 @@ enum {
   OPT_MPI,
   OPT_OVERSUBSCRIBE,
   OPT_SAMPLE,
-  OPT_MEMORY_LIMIT
+  OPT_MEMORY_LIMIT,
+  OPT_ANALYSIS_THREADS
 };
 
 static const struct option RunOptions[] = {
@@ -143,6 +148,7 @@ static const struct option RunOptions[] = {
     {"mpi", required_argument, NULL, OPT_MPI},
     {"sample", required_argument, NULL, OPT_SAMPLE},
     {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
+    {"analysis-threads", required_argument, NULL, OPT_ANALYSIS_THREADS},
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -208,6 +214,9 @@ static int take_option(int opt, char *arg, void *ctx) {
     break;
   case OPT_MEMORY_LIMIT:
     run_parse_memory_limit(arg, s);
+    break;
+  case OPT_ANALYSIS_THREADS:
+    run_parse_analysis_threads(arg, s);
     break;
   case 'q':
     o->quiet = 1;

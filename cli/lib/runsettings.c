@@ -20,7 +20,8 @@ void run_settings_init(struct run_settings *s) {
   *s = (struct run_settings){.line_min = 8,
                              .line_max = 512,
                              .entropy_bits = 12,
-                             .families = PISA_FAMILIES_ALL};
+                             .families = PISA_FAMILIES_ALL,
+                             .analysis_threads = -1};
 }
 
 void run_parse_mode(const char *arg, struct run_settings *s) {
@@ -216,9 +217,18 @@ void run_parse_memory_limit(const char *arg, struct run_settings *s) {
   s->memory_limit = bytes;
 }
 
+void run_parse_analysis_threads(const char *arg, struct run_settings *s) {
+  unsigned long n;
+  if (parse_unsigned(arg, 0, 64, &n))
+    die("--analysis-threads %s: expected a number from 0 to 64", arg);
+  s->analysis_threads = (int)n;
+}
+
 void run_check_mode(const struct run_settings *s) {
-  if (s->counter && (s->sample_rate || s->memory_limit))
-    die("--sample and --memory-limit belong to deep mode");
+  if (s->counter &&
+      (s->sample_rate || s->memory_limit || s->analysis_threads >= 0))
+    die("--sample, --memory-limit and --analysis-threads belong to deep "
+        "mode");
   if (!s->counter &&
       (s->sample_every || s->hw_counters || s->interval_ms || s->csv))
     die("--sample-every, --hw-counters, --interval-ms and --csv need "
@@ -248,9 +258,13 @@ static void counter_env(const struct run_settings *s, struct strvec *env) {
     child_env_set(env, "PISA_CSV", "1", 1);
 }
 
-/* PISA_SAMPLE and PISA_MEMORY_LIMIT, when given. */
+/* PISA_SAMPLE, PISA_MEMORY_LIMIT and PISA_ANALYSIS_THREADS, when given. */
 static void sampling_env(const struct run_settings *s, struct strvec *env) {
   char number[32];
+  if (s->analysis_threads >= 0) {
+    snprintf(number, sizeof number, "%d", s->analysis_threads);
+    child_env_set(env, "PISA_ANALYSIS_THREADS", number, 1);
+  }
   if (s->sample_rate) {
     snprintf(number, sizeof number, "%.9g", s->sample_rate);
     child_env_set(env, "PISA_SAMPLE", number, 1);

@@ -16,6 +16,7 @@ struct run_settings {
   char windows[128];  /* PISA_ILP_WINDOWS: "0,64"; empty: the default */
   double sample_rate; /* --sample: 0 when exact */
   unsigned long long memory_limit; /* --memory-limit bytes; 0: default */
+  int analysis_threads; /* --analysis-threads N; -1: the runtime's default */
   /* counter mode (docs/counter-mode.md) */
   int counter;
   unsigned long sample_every, interval_ms;
@@ -41,6 +42,8 @@ void run_parse_sample(const char *arg, struct run_settings *s);
 /* --memory-limit SIZE: bytes with an optional K, M, G or T (binary
  * units), at least 1M. */
 void run_parse_memory_limit(const char *arg, struct run_settings *s);
+/* --analysis-threads N: 0 to 64. */
+void run_parse_analysis_threads(const char *arg, struct run_settings *s);
 
 /* Counter options belong to counter mode, --metrics to deep mode. */
 void run_check_mode(const struct run_settings *s);

@@ -46,7 +46,7 @@
 // RUN: not %pisa-char --memory-limit 1000 %t 2>&1 | FileCheck %s --check-prefix=LIMIT
 // LIMIT: pisa-char: --memory-limit {{.*}}: expected a size of at least 1M, in bytes or with K, M, G or T
 // RUN: not %pisa-char --mode counter --sample 1%% %t 2>&1 | FileCheck %s --check-prefix=MODE
-// MODE: pisa-char: --sample and --memory-limit belong to deep mode
+// MODE: pisa-char: --sample, --memory-limit and --analysis-threads belong to deep mode
 // RUN: env PISA_SCHED_MEMORY=100000000 %pisa-char -q --force -o %t.old.json %t 2>&1 | FileCheck %s --check-prefix=OLD
 // OLD: PISA_SCHED_MEMORY is replaced by PISA_MEMORY_LIMIT (pisa-char --memory-limit); using it as the limit
 #include <stdlib.h>
