@@ -128,8 +128,6 @@ static void add_fn_state(struct aggregate *a, const struct pisa_fn_state *fs) {
   }
   if (fs->entropy)
     entropy_merge(&a->entropy, fs->entropy);
-  if (fs->reuse)
-    histograms_merge(&a->reuse, fs->reuse);
 }
 
 /* Whether the branch (a global block id) belongs to function *arg. */
@@ -195,6 +193,13 @@ PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
     add_fn_state(ta, fs);
     if (fns[f])
       add_fn_state(fns[f], fs);
+  }
+  for (uint32_t f = 0; f < t->fn_reuse_capacity && f < n_functions; f++) {
+    if (!t->fn_reuse[f])
+      continue;
+    histograms_merge(&ta->reuse, t->fn_reuse[f]);
+    if (fns[f])
+      histograms_merge(&fns[f]->reuse, t->fn_reuse[f]);
   }
   add_schedules(t, ta, fns, n_functions);
   if (!t->branches)

@@ -6,6 +6,7 @@
 #include "pisa/vocabulary.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,24 +84,60 @@ static void parse_windows(const char *spec) {
   if (!(pisa_config.families & PISA_FAMILY(ILP)))
     c->n_windows = 0;
   c->bblp = (pisa_config.families & PISA_FAMILY(BBLP)) != 0;
-  /* Memory dependencies are tracked in up to half the machine's memory
-   * (PISA_SCHED_MEMORY=BYTES overrides): beyond it the program would be
-   * at risk, so the families are marked approximate instead. */
-  const char *limit = getenv("PISA_SCHED_MEMORY");
+  c->max_memory_bytes = pisa_config.memory_limit;
+}
+
+/* PISA_MEMORY_LIMIT=BYTES (pisa-char --memory-limit); by default half the
+ * machine's memory, beyond which the program itself would be at risk.
+ * PISA_SCHED_MEMORY, the schedules' own limit before it, is taken as the
+ * limit when it is the only one set. */
+static void parse_memory_limit(void) {
+  const char *limit = getenv("PISA_MEMORY_LIMIT");
+  const char *old = getenv("PISA_SCHED_MEMORY");
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  c->max_memory_bytes = pages > 0 && page > 0
-                            ? (uint64_t)pages * (uint64_t)page / 2
-                            : UINT64_C(8) << 30;
-  if (limit && *limit) {
-    char *end;
-    unsigned long long v = strtoull(limit, &end, 10);
-    if (*end || !v) {
-      errno = 0;
-      PISA_ERR("ignoring malformed PISA_SCHED_MEMORY=%s", limit);
-    } else {
-      c->max_memory_bytes = v;
-    }
+  pisa_config.memory_limit = pages > 0 && page > 0
+                                 ? (uint64_t)pages * (uint64_t)page / 2
+                                 : UINT64_C(8) << 30;
+  if (old && *old && (errno = 0) == 0)
+    PISA_ERR("PISA_SCHED_MEMORY is replaced by PISA_MEMORY_LIMIT "
+             "(pisa-char --memory-limit)%s",
+             limit && *limit ? "; ignoring it" : "; using it as the limit");
+  if (!limit || !*limit)
+    limit = old;
+  if (!limit || !*limit)
+    return;
+  char *end;
+  unsigned long long v = strtoull(limit, &end, 10);
+  if (*end || !v) {
+    errno = 0;
+    PISA_ERR("ignoring malformed PISA_MEMORY_LIMIT=%s", limit);
+    return;
   }
+  pisa_config.memory_limit = v;
+}
+
+/* PISA_SAMPLE=RATE, 0 < RATE <= 1 (pisa-char validated it); 1 when unset.
+ * Bursts of 2^16 block instances keep the schedules' window edges rare. */
+static void parse_sampling(const char *spec) {
+  struct pisa_sampling_config *c = &pisa_config.sampling;
+  char *end = NULL;
+  double rate = spec && *spec ? strtod(spec, &end) : 1.0;
+  if (end && (*end || !(rate > 0 && rate <= 1))) {
+    errno = 0;
+    PISA_ERR("ignoring malformed PISA_SAMPLE=%s", spec);
+    rate = 1.0;
+  }
+  unsigned line_shift = (unsigned)__builtin_ctzll(
+      pisa_config.line_sizes[pisa_config.n_line_sizes - 1]);
+  unsigned space_shift = line_shift;
+  if ((pisa_config.families & PISA_FAMILY(ENTROPY)) &&
+      pisa_config.entropy_bits > space_shift)
+    space_shift = pisa_config.entropy_bits;
+  sample_filter_init(&c->reuse, rate, line_shift);
+  sample_filter_init(&c->space, rate, space_shift);
+  c->rate = rate < 1 ? c->reuse.rate : 1.0;
+  c->burst_instances = UINT64_C(1) << 16;
+  c->burst_period = (uint64_t)((double)c->burst_instances / c->rate + 0.5);
 }
 
 static void parse_entropy_bits(const char *spec) {
@@ -147,12 +184,36 @@ static void read_counter_config(void) {
   parse_hw_counters(getenv("PISA_HW_COUNTERS"));
 }
 
+/* PISA_ANALYSIS_THREADS=N (pisa-char checked it); by default the CPUs this
+ * process may run on, less one for the program's main thread. */
+static void parse_analysis_threads(void) {
+  cpu_set_t cpus;
+  unsigned n = 0;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 1)
+    n = (unsigned)CPU_COUNT(&cpus) - 1;
+  const char *v = getenv("PISA_ANALYSIS_THREADS");
+  char *end;
+  if (v && *v) {
+    unsigned long k = strtoul(v, &end, 10);
+    if (*end || k > 64) {
+      errno = 0;
+      PISA_ERR("ignoring malformed PISA_ANALYSIS_THREADS=%s", v);
+    } else {
+      n = (unsigned)k;
+    }
+  }
+  pisa_config.analysis_threads = n;
+}
+
 static void read_config(void) {
   const char *dir = getenv("PISA_OUTPUT_DIR");
   parse_line_sizes(getenv("PISA_LINE_SIZES"));
   parse_families(getenv("PISA_METRICS"));
   parse_entropy_bits(getenv("PISA_ENTROPY_BITS"));
+  parse_memory_limit();
   parse_windows(getenv("PISA_ILP_WINDOWS"));
+  parse_sampling(getenv("PISA_SAMPLE"));
+  parse_analysis_threads();
   read_counter_config();
   if (!dir || !*dir)
     return;

@@ -8,10 +8,23 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "sample.h"
 #include "schedule.h"
 
 #define PISA_MAX_LINE_SIZES 24
 #define PISA_MAX_HW_COUNTERS 8
+
+/* Sampled deep mode (PISA_SAMPLE=RATE, docs/metrics-implementation.md
+ * "Sampling"): blocks sampled by hash for the reuse, footprint and entropy
+ * families; bursts of consecutive block instances, one every period, for
+ * the branch and schedule families. */
+struct pisa_sampling_config {
+  double rate;                /* 1: exact */
+  struct sample_filter reuse; /* blocks of the largest line size */
+  /* Blocks that also hold a whole entropy cut: footprint and entropy. */
+  struct sample_filter space;
+  uint64_t burst_instances, burst_period;
+};
 
 /* Both modes, and deep mode's analysis. */
 struct pisa_config {
@@ -22,6 +35,13 @@ struct pisa_config {
   uint64_t line_sizes[PISA_MAX_LINE_SIZES];
   size_t n_line_sizes;
   struct sched_config sched; /* ILP windows (PISA_ILP_WINDOWS), BBLP */
+  /* PISA_MEMORY_LIMIT: bytes all analysis state may hold together;
+   * default half the physical memory. */
+  uint64_t memory_limit;
+  struct pisa_sampling_config sampling;
+  /* PISA_ANALYSIS_THREADS: workers for the consumer groups (workers.c);
+   * default the CPUs the process may use less one, 0 on one CPU. */
+  unsigned analysis_threads;
 };
 PISA_HIDDEN extern struct pisa_config pisa_config;
 /* The names of the families in PISA_METRICS, by PISA_FAMILY() bit. */

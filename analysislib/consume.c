@@ -1,10 +1,15 @@
 /* consume.c: a thread's metric state, fed one decoded batch (events.h) at a
- * time.  Entered blocks are counted (the instruction mix is their static
- * mix times these counts); each access goes to the footprint of its
- * function and access class and into its function's entropy and reuse
- * histograms; the reuse-distance engines (one per line size), the branch
- * statistics and the ILP/BBLP schedules follow the thread's whole stream.
- * Runs where the batch was decoded. */
+ * time, in four consumer groups that share no state, so that each may run
+ * on its own analysis thread (workers.c).  The space group counts entered
+ * blocks (the instruction mix is their static mix times these counts) and
+ * puts each access into the footprint of its function and access class
+ * and into its function's entropy; the reuse group runs the
+ * reuse-distance engines (one per line size) over the thread's stream and
+ * fills each function's reuse histograms; the branch statistics and the
+ * ILP/BBLP schedules are a group each.  Sampled (config.h), the reuse,
+ * footprint and entropy families see the accesses to sampled blocks and
+ * the branch and schedule families the instances of bursts; the counts
+ * stay exact. */
 #include "runtime.h"
 
 #include "reuse.h"
@@ -58,7 +63,7 @@ static struct pisa_fn_state *fn_state(struct pisa_thread *t, uint32_t fn) {
   return &t->fns[fn];
 }
 
-/* The function's metric state, created at its first instance in the
+/* The function's space state, created at its first instance in the
  * thread for the enabled families; NULL when memory ran out. */
 static struct pisa_fn_state *fn_metrics(struct pisa_thread *t, uint32_t fn) {
   struct pisa_fn_state *s = fn_state(t, fn);
@@ -77,19 +82,50 @@ static struct pisa_fn_state *fn_metrics(struct pisa_thread *t, uint32_t fn) {
       return NULL;
     entropy_init(s->entropy);
   }
-  if ((fam & PISA_FAMILY(REUSE)) && !s->reuse) {
-    if (!(s->reuse = malloc(sizeof *s->reuse)))
-      return NULL;
-    histograms_init(s->reuse, pisa_config.line_sizes, pisa_config.n_line_sizes);
-  }
   return s;
 }
 
-/* Reuse distances over the thread's stream: the batch's bins per line
- * size.  0 when the bins hold them. */
+/* The function's reuse histograms, created at its first instance in the
+ * thread; NULL when memory ran out. */
+static struct reuse_histograms *fn_reuse(struct pisa_thread *t, uint32_t fn) {
+  if (fn >= t->fn_reuse_capacity) {
+    uint32_t cap = t->fn_reuse_capacity ? t->fn_reuse_capacity : 256;
+    while (cap <= fn)
+      cap *= 2;
+    struct reuse_histograms **h = realloc(t->fn_reuse, cap * sizeof *h);
+    if (!h)
+      return NULL;
+    memset(h + t->fn_reuse_capacity, 0,
+           (cap - t->fn_reuse_capacity) * sizeof *h);
+    t->fn_reuse = h;
+    t->fn_reuse_capacity = cap;
+  }
+  if (!t->fn_reuse[fn] && (t->fn_reuse[fn] = malloc(sizeof **t->fn_reuse)))
+    histograms_init(t->fn_reuse[fn], pisa_config.line_sizes,
+                    pisa_config.n_line_sizes);
+  return t->fn_reuse[fn];
+}
+
+/* Room for the reuse distances of n sampled accesses. */
+static uint64_t *sampled_distances(struct pisa_thread *t, size_t n) {
+  if (n > t->reuse_distances_capacity) {
+    uint64_t *d = realloc(t->reuse_distances, n * sizeof *d);
+    if (!d)
+      return NULL;
+    t->reuse_distances = d;
+    t->reuse_distances_capacity = n;
+  }
+  return t->reuse_distances;
+}
+
+/* Reuse distances over the thread's stream (its sampled blocks' when
+ * sampled, scaled by the rate): the batch's bins per line size.  0 when
+ * the bins hold them. */
 static int reuse_distances(struct pisa_thread *t, const struct event_batch *b) {
   size_t n = b->n_accesses;
-  if (!(pisa_config.families & PISA_FAMILY(REUSE)) || !n)
+  double rate = pisa_config.sampling.rate;
+  uint64_t *distances = rate < 1 ? sampled_distances(t, n) : NULL;
+  if (!n || (rate < 1 && !distances))
     return -1;
   for (size_t s = 0; s < pisa_config.n_line_sizes; s++) {
     unsigned shift = (unsigned)__builtin_ctzll(pisa_config.line_sizes[s]);
@@ -105,8 +141,11 @@ static int reuse_distances(struct pisa_thread *t, const struct event_batch *b) {
   }
   if (n > t->reuse_bins_capacity)
     t->reuse_bins_capacity = n;
-  for (size_t s = 0; s < pisa_config.n_line_sizes; s++)
-    reuse_batch(t->reuse[s], b->addr, n, t->reuse_bins[s], NULL);
+  for (size_t s = 0; s < pisa_config.n_line_sizes; s++) {
+    reuse_batch(t->reuse[s], b->addr, n, t->reuse_bins[s], distances);
+    if (distances)
+      sample_scaled_bins(distances, n, rate, t->reuse_bins[s]);
+  }
   return 0;
 }
 
@@ -136,22 +175,6 @@ static void footprints(struct footprint *fps, const struct event_batch *b,
       footprint_add(&fps[cls[a]], addr[a], size[a]);
 }
 
-/* The accesses [first, end) of one function: footprint, entropy and reuse
- * histograms. */
-static void function_accesses(struct pisa_thread *t, struct pisa_fn_state *fs,
-                              const struct event_batch *b, size_t first,
-                              size_t end, int have_bins) {
-  if (fs->footprint)
-    footprints(fs->footprint, b, first, end);
-  if (first == end)
-    return;
-  if (fs->entropy)
-    entropy_add_batch(fs->entropy, b->addr + first, end - first);
-  if (fs->reuse && have_bins)
-    histograms_add_batch(fs->reuse, (const uint8_t *const *)t->reuse_bins,
-                         first, end - first);
-}
-
 /* What instance k adds to its function's counts: indirect calls that ran
  * no instrumented code, bytes known only at run time. */
 static void instance_counts(struct pisa_fn_state *fs,
@@ -166,29 +189,55 @@ static void instance_counts(struct pisa_fn_state *fs,
       runtime_bytes(fs, b->kind[a], b->size[a], b->access_class[a]);
 }
 
-/* Per function, over runs of consecutive instances of one function. */
-static void consume_instances(struct pisa_thread *t,
-                              const struct event_batch *b, int have_bins) {
+/* The end of the run of instances of one function from i. */
+static size_t function_run(const struct event_batch *b, size_t i) {
   const struct program_block *blocks = pisa_blocks;
+  uint32_t fn = blocks[b->block[i]].function;
+  while (++i < b->n_instances && blocks[b->block[i]].function == fn)
+    ;
+  return i;
+}
+
+/* Per function, over runs of consecutive instances of one function: the
+ * counts from b, footprint and entropy of the accesses in space (b's
+ * instances, all or the sampled accesses). */
+static void consume_functions(struct pisa_thread *t,
+                              const struct event_batch *b,
+                              const struct event_batch *space) {
   for (size_t i = 0, n = b->n_instances; i < n;) {
-    uint32_t fn = blocks[b->block[i]].function;
-    struct pisa_fn_state *fs = fn_metrics(t, fn);
-    size_t j = i;
-    do {
-      if (fs && (b->start[j] & (INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE)))
-        instance_counts(fs, b, j);
-    } while (++j < n && blocks[b->block[j]].function == fn);
-    if (fs)
-      function_accesses(t, fs, b, b->first_access[i], b->first_access[j],
-                        have_bins);
+    size_t j = function_run(b, i);
+    struct pisa_fn_state *fs = fn_metrics(t, pisa_blocks[b->block[i]].function);
+    for (size_t k = i; fs && k < j; k++)
+      if (b->start[k] & (INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE))
+        instance_counts(fs, b, k);
+    size_t a = space->first_access[i], a_end = space->first_access[j];
+    if (fs && fs->footprint)
+      footprints(fs->footprint, space, a, a_end);
+    if (fs && fs->entropy && a < a_end)
+      entropy_add_batch(fs->entropy, space->addr + a, a_end - a);
+    i = j;
+  }
+}
+
+/* Each function's accesses of b (all, or the sampled ones) into its reuse
+ * histograms, from the bins of the thread's engines. */
+static void reuse_histograms(struct pisa_thread *t,
+                             const struct event_batch *b) {
+  if (reuse_distances(t, b))
+    return;
+  for (size_t i = 0, n = b->n_instances; i < n;) {
+    size_t j = function_run(b, i);
+    struct reuse_histograms *h = fn_reuse(t, pisa_blocks[b->block[i]].function);
+    size_t a = b->first_access[i], a_end = b->first_access[j];
+    if (h && a < a_end)
+      histograms_add_batch(h, (const uint8_t *const *)t->reuse_bins, a,
+                           a_end - a);
     i = j;
   }
 }
 
 static void consume_branches(struct pisa_thread *t,
                              const struct event_batch *b) {
-  if (!(pisa_config.families & PISA_FAMILY(BRANCH)))
-    return;
   if (!t->branches) {
     if (!(t->branches = malloc(sizeof *t->branches)))
       return;
@@ -199,21 +248,106 @@ static void consume_branches(struct pisa_thread *t,
 
 static void consume_schedules(struct pisa_thread *t,
                               const struct event_batch *b) {
-  const struct sched_config *c = &pisa_config.sched;
-  if (!c->n_windows && !c->bblp)
-    return;
-  if (!t->sched && !(t->sched = sched_new(c, &pisa_program)))
+  if (!t->sched && !(t->sched = sched_new(&pisa_config.sched, &pisa_program)))
     return;
   sched_add_events(t->sched, b);
 }
 
-PISA_HIDDEN void pisa_consume(struct pisa_thread *t,
-                              const struct event_batch *b) {
+/* The part of b in bursts, each slice to `consume` (a group's own slices
+ * and clock): a burst is the first burst_instances of every burst_period
+ * instances of the thread.  A burst starts at an instance that begins a
+ * block's run (none continued from a gap) and after a gap; branch
+ * histories start over with it. */
+static void consume_bursts(struct pisa_thread *t, struct pisa_bursts *bursts,
+                           const struct event_batch *b,
+                           void (*consume)(struct pisa_thread *,
+                                           const struct event_batch *)) {
+  const struct pisa_sampling_config *c = &pisa_config.sampling;
+  size_t n = b->n_instances;
+  for (size_t i = 0; i < n;) {
+    uint64_t at = (bursts->instances + i) % c->burst_period;
+    if (at >= c->burst_instances) {
+      i += c->burst_period - at < n - i ? c->burst_period - at : n - i;
+      continue;
+    }
+    size_t first = i, end = c->burst_instances - at < n - i
+                                ? i + (size_t)(c->burst_instances - at)
+                                : n;
+    while (at == 0 && first < end &&
+           (b->start[first] & INSTANCE_START_MASK) == INSTANCE_CONTINUED)
+      first++;
+    if (first < end &&
+        sample_slice_batch(&bursts->slice, b, first, end, at == 0))
+      break;
+    if (first < end && at == 0 && consume == consume_branches && t->branches)
+      branch_forget_histories(t->branches);
+    if (first < end)
+      consume(t, &bursts->slice);
+    i = end;
+  }
+  bursts->instances += n;
+}
+
+/* ---- The groups ---------------------------------------------------------- */
+
+static int sampled(void) { return pisa_config.sampling.rate < 1; }
+
+static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
   count_blocks(t, b);
-  int have_bins = reuse_distances(t, b) == 0;
-  consume_instances(t, b, have_bins);
-  consume_branches(t, b);
-  consume_schedules(t, b);
+  if (!sampled())
+    consume_functions(t, b, b);
+  else if (!sample_filter_batch(&t->space_sample, b,
+                                &pisa_config.sampling.space))
+    consume_functions(t, b, &t->space_sample);
+}
+
+static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
+  if (!sampled())
+    reuse_histograms(t, b);
+  else if (!sample_filter_batch(&t->reuse_sample, b,
+                                &pisa_config.sampling.reuse))
+    reuse_histograms(t, &t->reuse_sample);
+}
+
+static void consume_branch_group(struct pisa_thread *t,
+                                 const struct event_batch *b) {
+  if (sampled())
+    consume_bursts(t, &t->branch_bursts, b, consume_branches);
+  else
+    consume_branches(t, b);
+}
+
+static void consume_sched_group(struct pisa_thread *t,
+                                const struct event_batch *b) {
+  if (sampled())
+    consume_bursts(t, &t->sched_bursts, b, consume_schedules);
+  else
+    consume_schedules(t, b);
+}
+
+PISA_HIDDEN unsigned pisa_consume_groups(void) {
+  unsigned fam = pisa_config.families, groups = 1u << PISA_CONSUME_SPACE;
+  if (fam & PISA_FAMILY(REUSE))
+    groups |= 1u << PISA_CONSUME_REUSE;
+  if (fam & PISA_FAMILY(BRANCH))
+    groups |= 1u << PISA_CONSUME_BRANCH;
+  if (pisa_config.sched.n_windows || pisa_config.sched.bblp)
+    groups |= 1u << PISA_CONSUME_SCHED;
+  return groups;
+}
+
+PISA_HIDDEN void pisa_consume_group(struct pisa_thread *t,
+                                    const struct event_batch *b,
+                                    unsigned group) {
+  static void (*const consume[PISA_CONSUME_GROUPS])(
+      struct pisa_thread *, const struct event_batch *) = {
+      [PISA_CONSUME_REUSE] = consume_reuse,
+      [PISA_CONSUME_SCHED] = consume_sched_group,
+      [PISA_CONSUME_BRANCH] = consume_branch_group,
+      [PISA_CONSUME_SPACE] = consume_space,
+  };
+  if (pisa_consume_groups() & (1u << group))
+    consume[group](t, b);
 }
 
 PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
@@ -226,11 +360,15 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
       entropy_free(s->entropy);
     free(s->footprint);
     free(s->entropy);
-    free(s->reuse);
   }
   free(t->fns);
   t->fns = NULL;
   t->fn_capacity = 0;
+  for (uint32_t f = 0; f < t->fn_reuse_capacity; f++)
+    free(t->fn_reuse[f]);
+  free(t->fn_reuse);
+  t->fn_reuse = NULL;
+  t->fn_reuse_capacity = 0;
   for (size_t s = 0; s < PISA_MAX_LINE_SIZES; s++) {
     if (t->reuse[s])
       reuse_free(t->reuse[s]);
@@ -248,5 +386,13 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   free(t->block_counts);
   t->block_counts = NULL;
   t->block_capacity = 0;
-  event_batch_free(&t->events);
+  for (unsigned s = 0; s < PISA_BATCH_SLOTS; s++)
+    event_batch_free(&t->slots[s].batch);
+  event_batch_free(&t->reuse_sample);
+  event_batch_free(&t->space_sample);
+  event_batch_free(&t->branch_bursts.slice);
+  event_batch_free(&t->sched_bursts.slice);
+  free(t->reuse_distances);
+  t->reuse_distances = NULL;
+  t->reuse_distances_capacity = 0;
 }

@@ -6,6 +6,7 @@
  * counted.  Runs on the thread that wrote the words (or on the exit-time
  * writer, under the thread's lock), then hands the batch to consume.c. */
 #include "runtime.h"
+#include "workers.h"
 
 /* A load, store or RMW site's access kind is its site kind. */
 _Static_assert((int)ACCESS_LOAD == PROGRAM_SITE_LOAD &&
@@ -201,6 +202,7 @@ PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *w,
 
 PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
                              size_t n) {
-  pisa_decode_words(t, w, n, &t->events);
-  pisa_consume(t, &t->events);
+  unsigned slot = pisa_workers_free_slot(t);
+  pisa_decode_words(t, w, n, &t->slots[slot].batch);
+  pisa_workers_consume(t, slot);
 }

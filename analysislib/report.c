@@ -3,9 +3,11 @@
  * through rawdoc.c.  Runs once, at exit, on a fatal signal or before exec. */
 #include "report.h"
 #include "aggregate.h"
+#include "estimate.h"
 #include "exit_status.h"
 #include "rawdoc.h"
 #include "threads.h"
+#include "workers.h"
 
 #include <json-c/json.h>
 #include <stdlib.h>
@@ -23,7 +25,8 @@ static json_object *access_classes_json(const struct aggregate *a,
   json_object *o = json_object_new_object();
   uint64_t all = 0;
   for (int c = 0; c < 3; c++) {
-    uint64_t bytes = footprint_bytes(&a->class_footprint[c]);
+    uint64_t bytes =
+        pisa_estimate_count(footprint_bytes(&a->class_footprint[c]));
     json_object *k = json_object_new_object();
     json_object_object_add(k, "accesses",
                            json_object_new_uint64(a->class_refs[c]));
@@ -110,7 +113,14 @@ static void add_if(json_object *o, const char *key, json_object *value) {
     json_object_object_add(o, key, value);
 }
 
-/* Adds the METRICS keys of `a` to the object `o`: the enabled families. */
+/* The references of a scope to entropy and reuse distance (all, not only
+ * the sampled ones). */
+static uint64_t references(const struct aggregate *a) {
+  return a->class_refs[0] + a->class_refs[1] + a->class_refs[2];
+}
+
+/* Adds the METRICS keys of `a` to the object `o`: the enabled families,
+ * estimates where the run samples (estimate.h). */
 static void metrics_json(json_object *o, struct aggregate *a) {
   unsigned fam = pisa_config.families;
   json_object_object_add(o, "instructions",
@@ -123,6 +133,8 @@ static void metrics_json(json_object *o, struct aggregate *a) {
   footprint_init(&all);
   for (int c = 0; c < 3; c++)
     footprint_merge(&all, &a->class_footprint[c]);
+  struct reuse_histograms reuse = a->reuse;
+  pisa_estimate_histograms(&reuse, references(a));
   if (fam & PISA_FAMILY(FOOTPRINT))
     add_if(o, "footprint",
            footprint_to_json(&all, pisa_config.line_sizes,
@@ -131,18 +143,20 @@ static void metrics_json(json_object *o, struct aggregate *a) {
     add_if(o, "memory_entropy",
            entropy_to_json(&a->entropy, pisa_config.entropy_bits));
   if (fam & PISA_FAMILY(REUSE)) {
-    add_if(o, "reuse_distance", reuse_distance_to_json(&a->reuse));
+    add_if(o, "reuse_distance", reuse_distance_to_json(&reuse));
     add_if(o, "miss_ratio",
-           miss_ratio_to_json(&a->reuse, locality_default_cache_bytes,
+           miss_ratio_to_json(&reuse, locality_default_cache_bytes,
                               LOCALITY_DEFAULT_CACHES));
   }
   if (fam & PISA_FAMILY(LOCALITY))
-    add_if(o, "spatial_locality", spatial_locality_to_json(&a->reuse));
+    add_if(o, "spatial_locality", spatial_locality_to_json(&reuse));
   if (fam & PISA_FAMILY(CLASSES))
-    add_if(o, "access_classes", access_classes_json(a, footprint_bytes(&all)));
+    add_if(o, "access_classes",
+           access_classes_json(a, pisa_estimate_count(footprint_bytes(&all))));
   if (fam & PISA_FAMILY(BRANCH))
     add_if(o, "branch", branch_to_json(&a->branch));
   par_to_json(&a->par, o);
+  pisa_estimate_json(o, a->entropy.accesses);
   footprint_free(&all);
 }
 
@@ -215,6 +229,7 @@ static void add_shared_footprint(json_object *totals, struct footprint **fps,
                                          kept, pisa_config.line_sizes,
                                          pisa_config.n_line_sizes))) {
     json_object *v;
+    pisa_estimate_counts(shared);
     json_object_object_get_ex(shared, "bytes", &v);
     json_object_object_add(footprint, "shared_bytes", json_object_get(v));
     json_object_object_get_ex(shared, "blocks", &v);
@@ -228,7 +243,7 @@ static void add_shared_footprint(json_object *totals, struct footprint **fps,
 }
 
 /* "config": the settings the metrics were computed with. */
-static json_object *config_json(void) {
+static json_object *config_json(const struct aggregate *totals) {
   json_object *config = json_object_new_object();
   json_object *sizes = json_object_new_array();
   for (size_t i = 0; i < pisa_config.n_line_sizes; i++)
@@ -265,6 +280,7 @@ static json_object *config_json(void) {
       json_object_array_add(families,
                             json_object_new_string(pisa_family_names[f]));
   json_object_object_add(config, "metrics", families);
+  add_if(config, "sampling", pisa_sampling_json(totals));
   return config;
 }
 
@@ -281,6 +297,7 @@ static json_object *build_result(int complete, int signal) {
   int64_t position = 0;
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
     struct aggregate ta;
+    pisa_workers_wait(t); /* its queued batches consumed */
     pisa_aggregate_init(&ta);
     pisa_aggregate_thread(t, &ta, fns, n_blocks, n_functions);
     struct footprint **grown = realloc(fps, (n_threads + 1) * sizeof *fps);
@@ -317,7 +334,7 @@ static json_object *build_result(int complete, int signal) {
   json_object *mpi = pisa_mpi_json();
   if (mpi)
     json_object_object_add(doc, "mpi", mpi);
-  json_object_object_add(doc, "config", config_json());
+  json_object_object_add(doc, "config", config_json(&totals));
   json_object *totals_obj = json_object_new_object();
   metrics_json(totals_obj, &totals);
   add_shared_footprint(totals_obj, fps, n_threads);

@@ -43,10 +43,22 @@ struct pisa_fn_state { /* one thread's view of one function */
   /* Allocated at the function's first access in the thread. */
   struct footprint *footprint;     /* per access class (3), or NULL */
   struct entropy_counts *entropy;  /* when the entropy family is on */
-  struct reuse_histograms *reuse;  /* when the reuse family is on */
   uint64_t dyn_loaded, dyn_stored; /* bytes of memcpy/memset/gather/scatter */
   uint64_t lane_refs[3];           /* active gather/scatter lanes per class */
   uint64_t indirect_external;      /* indirect calls that ran no pisa code */
+};
+
+/* A decoded batch and the workers still reading it (workers.c). */
+#define PISA_BATCH_SLOTS 4
+struct pisa_batch_slot {
+  struct event_batch batch;
+  unsigned pending; /* atomic */
+};
+
+/* A temporally sampled group's slices of the thread's batches. */
+struct pisa_bursts {
+  struct event_batch slice; /* the instances of b in a burst */
+  uint64_t instances;       /* block instances so far: the clock */
 };
 
 struct pisa_thread {
@@ -62,18 +74,32 @@ struct pisa_thread {
   uint32_t block;  /* current global block, or UINT32_MAX */
   uint32_t site;   /* next site of `block` */
   uint64_t desync; /* words dropped: not explained by the static tables */
-  struct event_batch events; /* the last buffer, decoded */
+  struct pisa_batch_slot slots[PISA_BATCH_SLOTS]; /* decoded buffers */
+  unsigned next_slot;
 
-  /* metrics (consume.c) */
+  /* metrics (consume.c), by consumer group: each group's fields are
+   * touched by one thread at a time */
+  /* space: block counts, per-function counts, footprint and entropy */
   uint64_t *block_counts;
   uint32_t block_capacity;
-  struct pisa_fn_state *fns; /* per function: footprint, dynamic bytes */
+  struct pisa_fn_state *fns;
   uint32_t fn_capacity;
-  struct reuse_engine *reuse[PISA_MAX_LINE_SIZES]; /* the thread's stream */
-  uint8_t *reuse_bins[PISA_MAX_LINE_SIZES];        /* per access of the batch */
+  struct event_batch space_sample; /* sampled: accesses to sampled blocks */
+  /* reuse: the engines over the thread's stream, per-function histograms */
+  struct reuse_engine *reuse[PISA_MAX_LINE_SIZES];
+  uint8_t *reuse_bins[PISA_MAX_LINE_SIZES]; /* per access of the batch */
   size_t reuse_bins_capacity;
-  struct branch_stats *branches; /* outcomes in the thread's order */
-  struct sched *sched;           /* ILP/BBLP schedules, when enabled */
+  struct reuse_histograms **fn_reuse; /* per function, or NULL */
+  uint32_t fn_reuse_capacity;
+  struct event_batch reuse_sample; /* sampled: accesses to sampled blocks */
+  uint64_t *reuse_distances;       /* sampled: per access of reuse_sample */
+  size_t reuse_distances_capacity;
+  /* branch: outcomes in the thread's order */
+  struct branch_stats *branches;
+  struct pisa_bursts branch_bursts;
+  /* schedules: ILP/BBLP, when enabled */
+  struct sched *sched;
+  struct pisa_bursts sched_bursts;
 };
 
 /* ---- decoder (decode.c) ----
@@ -86,10 +112,23 @@ PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *words,
 PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,
                              size_t n);
 
-/* ---- the thread's metrics (consume.c) ---- */
-/* Feeds a decoded batch of the thread's stream to every enabled family. */
-PISA_HIDDEN void pisa_consume(struct pisa_thread *t,
-                              const struct event_batch *batch);
+/* ---- the thread's metrics (consume.c) ----
+ * Consumer groups share no state, so each may run on its own analysis
+ * thread; a group takes a thread's batches in program order. */
+enum pisa_consume_group {
+  PISA_CONSUME_REUSE,  /* reuse engines and histograms */
+  PISA_CONSUME_SCHED,  /* ILP/BBLP schedules */
+  PISA_CONSUME_BRANCH, /* branch statistics */
+  PISA_CONSUME_SPACE,  /* block counts, footprint, entropy */
+  PISA_CONSUME_GROUPS
+};
+/* The groups the enabled families need (space always), a bit each. */
+PISA_HIDDEN unsigned pisa_consume_groups(void);
+/* Feeds a decoded batch of the thread's stream to one group (nothing when
+ * the group is not needed). */
+PISA_HIDDEN void pisa_consume_group(struct pisa_thread *t,
+                                    const struct event_batch *batch,
+                                    unsigned group);
 PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t);
 /* History lengths of the branch family (docs/metrics.md). */
 PISA_HIDDEN extern const unsigned pisa_branch_histories[6];

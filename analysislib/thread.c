@@ -6,6 +6,7 @@
  * (thread pools, a worker that called exit) and freezes their metrics. */
 #include "exit_status.h"
 #include "threads.h"
+#include "workers.h"
 
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -146,6 +147,7 @@ PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t) {
   struct thread_slot *s = slot_of(t);
   pthread_mutex_lock(&s->lock);
   drain_locked(s, t == self);
+  pisa_workers_wait(t);
   pthread_mutex_unlock(&s->lock);
 }
 
@@ -155,14 +157,17 @@ PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t) {
  * while decoding is left as it is. */
 PISA_HIDDEN void pisa_threads_freeze(int in_signal) {
   threads_frozen = 1;
+  pisa_workers_inline(1);
   for (struct pisa_thread *t = threads_head; t; t = t->next) {
     struct thread_slot *s = slot_of(t);
     if (in_signal && t == self && self_draining) {
       s->frozen = 1; /* its lock is held below us: its state is mid-update */
+      pisa_workers_wait(t);
       continue;
     }
     pthread_mutex_lock(&s->lock);
     drain_locked(s, 0);
+    pisa_workers_wait(t);
     s->frozen = 1;
     pthread_mutex_unlock(&s->lock);
   }
@@ -171,6 +176,7 @@ PISA_HIDDEN void pisa_threads_freeze(int in_signal) {
 /* Undoes pisa_threads_freeze (an exec that failed), under the list lock. */
 PISA_HIDDEN void pisa_threads_thaw(void) {
   threads_frozen = 0;
+  pisa_workers_inline(0);
   for (struct pisa_thread *t = threads_head; t; t = t->next) {
     struct thread_slot *s = slot_of(t);
     pthread_mutex_lock(&s->lock);
@@ -243,6 +249,7 @@ static void thread_exit(void *arg) {
  * fork belongs to the parent's result: start over from empty metrics. */
 PISA_HIDDEN void pisa_threads_after_fork(void) {
   pthread_mutex_init(&threads_lock, NULL);
+  pisa_workers_after_fork();
   threads_head = NULL;
   threads_tail = &threads_head;
   threads_frozen = 0;

@@ -33,6 +33,8 @@ static const struct preset Presets[] = {
      {0, 8}},
     {"parallelism", "--metrics=ilp,bblp", {0, 8}},
     {"all", "--metrics=all", {100, 8}},
+    /* sampled deep mode, every family (issue 13: CPU and peak RSS) */
+    {"sampled", "--sample 1%", {20, 1.5}},
     {"counter", "--mode=counter", {1.05, 0}},
 };
 #define PRESET_COUNT (sizeof Presets / sizeof *Presets)
@@ -89,7 +91,7 @@ static void usage(FILE *f) {
       "  --reps N            runs per kernel and tool (default 3)\n"
       "  --presets LIST      pisa-char presets (default " DEFAULT_PRESETS "):\n"
       "                      none, footprint, memory, parallelism, all,\n"
-      "                      counter\n"
+      "                      sampled (--sample 1%%), counter\n"
       "  --preset NAME=ARGS  also run preset NAME: pisa-char ARGS (words\n"
       "                      split at spaces), e.g. 'sampled1=--sample 1%%';\n"
       "                      repeatable; a built-in name is redefined\n"

@@ -3,6 +3,7 @@
  * rank.h, and prints every metric's contribution so a user sees why. */
 #include "cmdline.h"
 #include "commands.h"
+#include "docmetrics.h"
 #include "docset.h"
 #include "jsonpath.h"
 #include "numbers.h"
@@ -50,6 +51,14 @@ struct options {
 
 /* ---- Output ------------------------------------------------------------- */
 
+/* Which candidates come from sampled runs: their values are estimates. */
+static void sampling_notes(const struct rank_candidate *c, size_t n) {
+  char note[256];
+  for (size_t i = 0; i < n; i++)
+    if (metrics_sampling_note(c[i].doc->root, note, sizeof note))
+      printf("\nestimate: %s was %s\n", c[i].label, note);
+}
+
 static void print_table(const struct rank_candidate *c, size_t n,
                         const struct options *o) {
   char llc[32];
@@ -84,6 +93,7 @@ static void print_table(const struct rank_candidate *c, size_t n,
     puts("\nn/a: not in the document; the parallelism metrics (dlp, bblp, "
          "pbblp) are\nabsent until pisa-char computes them, and a score "
          "covers only the metrics present.");
+  sampling_notes(c, n);
   if (lines & (lines - 1))
     printf("\nnote: %s / 64 B is not a power of two lines: the miss ratio "
            "is interpolated\nwithin a log2 reuse-distance bin.\n",

@@ -81,6 +81,19 @@ static const char usage_text[] =
     "                        instruction windows of the ILP schedules,\n"
     "                        comma-separated, 0 = unlimited (default\n"
     "                        0,64; at most 8, each up to 1048576)\n"
+    "      --sample RATE     sampled deep mode (e.g. 1% or 0.001): reuse,\n"
+    "                        miss ratios, footprint and entropy from the\n"
+    "                        blocks a hash selects at RATE, branch and\n"
+    "                        ILP/BBLP from bursts covering RATE of the\n"
+    "                        run; estimates, marked in the result\n"
+    "      --memory-limit SIZE\n"
+    "                        memory all analysis state may hold, in bytes\n"
+    "                        or with K, M, G or T (default half the\n"
+    "                        physical memory)\n"
+    "      --analysis-threads N\n"
+    "                        threads that analyse the program's records\n"
+    "                        while it runs, 0 to 64 (default: the CPUs\n"
+    "                        pisa-char may use less one; at most 4 work)\n"
     "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
     "  -q, --quiet           print no summary\n"
     "  -h, --help            show this help\n"
@@ -115,7 +128,10 @@ enum {
   OPT_INTERVAL_MS,
   OPT_CSV,
   OPT_MPI,
-  OPT_OVERSUBSCRIBE
+  OPT_OVERSUBSCRIBE,
+  OPT_SAMPLE,
+  OPT_MEMORY_LIMIT,
+  OPT_ANALYSIS_THREADS
 };
 
 static const struct option RunOptions[] = {
@@ -132,6 +148,9 @@ static const struct option RunOptions[] = {
     {"interval-ms", required_argument, NULL, OPT_INTERVAL_MS},
     {"csv", required_argument, NULL, OPT_CSV},
     {"mpi", required_argument, NULL, OPT_MPI},
+    {"sample", required_argument, NULL, OPT_SAMPLE},
+    {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
+    {"analysis-threads", required_argument, NULL, OPT_ANALYSIS_THREADS},
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
@@ -191,6 +210,12 @@ static int take_option(int opt, char *arg, void *ctx) {
   case OPT_OVERSUBSCRIBE:
     s->oversubscribe = 1;
     break;
+  case OPT_SAMPLE:
+    return run_parse_sample(cl, arg, s);
+  case OPT_MEMORY_LIMIT:
+    return run_parse_memory_limit(cl, arg, s);
+  case OPT_ANALYSIS_THREADS:
+    return run_parse_analysis_threads(cl, arg, s);
   case 'q':
     o->quiet = 1;
     break;

@@ -51,6 +51,9 @@ static void show_run(const struct pisa_doc *doc) {
          json_object_get_string(json_at(root, "mode")),
          json_count_at(root, "program/wall_seconds"));
   printf("document  %s\n", doc->path);
+  char note[256];
+  if (metrics_sampling_note(root, note, sizeof note))
+    printf("sampling  %s\n", note);
 }
 
 static void show_mix(json_object *totals, double instructions) {

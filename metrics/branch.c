@@ -188,6 +188,13 @@ void branch_add_events(struct branch_stats *s, const struct program *p,
   }
 }
 
+void branch_forget_histories(struct branch_stats *s) {
+  s->global = 0;
+  s->global_seen = 0;
+  u64map_clear(&s->local);
+  u64map_clear(&s->local_seen);
+}
+
 int branch_merge(struct branch_stats *dst, const struct branch_stats *src,
                  int (*keep)(uint32_t branch, void *arg), void *arg) {
   if (dst->n_histories != src->n_histories ||

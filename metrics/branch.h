@@ -58,6 +58,11 @@ void branch_record(struct branch_stats *s, uint32_t branch, uint32_t outcome);
 void branch_add_events(struct branch_stats *s, const struct program *p,
                        const struct event_batch *b);
 
+/* The thread's and every branch's history start over (after a gap in the
+ * stream, such as between two sampled bursts): no history spans the gap.
+ * The counts stay. */
+void branch_forget_histories(struct branch_stats *s);
+
 /* dst counts the contexts of src whose branch `keep` accepts (all when keep
  * is NULL); histories are not merged (dst only aggregates).  -1 when the
  * history lengths differ or memory ran out. */

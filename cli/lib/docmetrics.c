@@ -84,3 +84,20 @@ int metrics_miss_estimate(json_object *m, uint64_t cache_bytes,
   *ratio = misses / all;
   return 1;
 }
+
+int metrics_sampling_note(json_object *root, char *buf, size_t n) {
+  json_object *families = json_at(root, "config/sampling/families");
+  size_t len;
+  if (!families || !json_object_object_length(families))
+    return 0;
+  len = (size_t)snprintf(buf, n, "sampled at %.4g%%:",
+                         100 * json_count_at(root, "config/sampling/rate"));
+  json_object_object_foreach(families, name, family) {
+    (void)family;
+    if (len < n)
+      len += (size_t)snprintf(buf + len, n - len, " %s", name);
+  }
+  if (len < n)
+    snprintf(buf + len, n - len, " are estimates");
+  return 1;
+}

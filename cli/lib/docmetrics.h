@@ -1,8 +1,8 @@
 /* docmetrics.h: metrics derived from a METRICS object of a result document
  * (the totals or one function) that several commands need: the
  * instruction categories, all memory accesses, memory entropy at k bits
- * cut, and the miss ratio of an LRU cache estimated from the reuse
- * histogram. */
+ * cut, the sampled families, and the miss ratio of an LRU cache estimated from
+ * the reuse histogram. */
 #ifndef PISA_CLI_DOCMETRICS_H
 #define PISA_CLI_DOCMETRICS_H
 
@@ -36,5 +36,10 @@ int metrics_entropy(json_object *metrics, int k, double *out);
 int metrics_miss_estimate(json_object *metrics, uint64_t cache_bytes,
                           unsigned line_bytes, double *ratio,
                           int *interpolated);
+
+/* A document's sampling (config/sampling): writes "sampled at 1%: reuse,
+ * footprint, ... are estimates" into buf and returns 1, or 0 when no
+ * family was sampled (every value is exact). */
+int metrics_sampling_note(json_object *root, char *buf, size_t n);
 
 #endif

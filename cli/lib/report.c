@@ -79,6 +79,12 @@ static void documents_table(struct report *r) {
     sb_escaped(&r->html, json_object_get_string(json_at(root, "mode")));
     if (!json_object_get_boolean(json_at(root, "complete")))
       sb_puts(&r->html, " <span class=\"warn\">(cut short)</span>");
+    char note[256];
+    if (metrics_sampling_note(root, note, sizeof note)) {
+      sb_puts(&r->html, " <span class=\"warn\">(");
+      sb_escaped(&r->html, note);
+      sb_puts(&r->html, ")</span>");
+    }
     sb_printf(
         &r->html, "</td><td>%s</td>",
         format_count(count, sizeof count, json_count_at(t, "instructions")));

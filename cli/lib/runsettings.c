@@ -23,7 +23,8 @@ void run_settings_init(struct run_settings *s) {
   *s = (struct run_settings){.line_min = 8,
                              .line_max = 512,
                              .entropy_bits = 12,
-                             .families = PISA_FAMILIES_ALL};
+                             .families = PISA_FAMILIES_ALL,
+                             .analysis_threads = -1};
 }
 
 /* ---- The valid values ---------------------------------------------------- */
@@ -225,8 +226,66 @@ int run_parse_mpi_ranks(const struct command_line *cl, const char *arg,
   return 0;
 }
 
+/* ---- Sampling and the memory budget ------------------------------------- */
+
+int run_parse_sample(const struct command_line *cl, const char *arg,
+                     struct run_settings *s) {
+  char *end;
+  errno = 0;
+  double rate = strtod(arg, &end);
+  if (end != arg && *end == '%' && !end[1])
+    rate /= 100, end++;
+  if (end == arg || *end || errno || !(rate >= 1e-6 && rate <= 1) ||
+      !(arg[0] >= '0' && arg[0] <= '9'))
+    return usage_error(cl,
+                       "--sample %s: expected a rate from 0.000001 to 1, or a "
+                       "percentage such as 1%%",
+                       arg);
+  s->sample_rate = rate;
+  return 0;
+}
+
+int run_parse_memory_limit(const struct command_line *cl, const char *arg,
+                           struct run_settings *s) {
+  static const char Units[] = "KMGT";
+  unsigned long n;
+  char *end;
+  const char *unit = NULL;
+  int ok = parse_decimal(arg, &end, &n);
+  if (ok && *end)
+    unit = strchr(Units, *end);
+  if (ok && *end && (!unit || !*unit || end[1]))
+    ok = 0;
+  unsigned long long bytes = n;
+  for (const char *u = Units; ok && unit && u <= unit; u++)
+    ok = bytes <= (~0ull >> 10), bytes <<= 10;
+  if (!ok || bytes < (1ull << 20))
+    return usage_error(cl,
+                       "--memory-limit %s: expected a size of at least 1M, in "
+                       "bytes or with K, M, G or T",
+                       arg);
+  s->memory_limit = bytes;
+  return 0;
+}
+
+int run_parse_analysis_threads(const struct command_line *cl, const char *arg,
+                               struct run_settings *s) {
+  unsigned long n;
+  if (parse_unsigned(arg, 0, 64, &n))
+    return usage_error(cl,
+                       "--analysis-threads %s: expected a number from 0 "
+                       "to 64",
+                       arg);
+  s->analysis_threads = (int)n;
+  return 0;
+}
+
 int run_check_mode(const struct command_line *cl,
                    const struct run_settings *s) {
+  if (s->counter &&
+      (s->sample_rate || s->memory_limit || s->analysis_threads >= 0))
+    return usage_error(cl, "--sample, --memory-limit and --analysis-threads "
+                           "belong to deep mode");
   if (!s->counter &&
       (s->sample_every || s->hw_counters || s->interval_ms || s->csv))
     return usage_error(cl, "--sample-every, --hw-counters, --interval-ms and "
@@ -270,6 +329,23 @@ static void counter_env(const struct run_settings *s, struct strvec *env) {
     child_env_set(env, "PISA_CSV", "1", 1);
 }
 
+/* PISA_SAMPLE, PISA_MEMORY_LIMIT and PISA_ANALYSIS_THREADS, when given. */
+static void sampling_env(const struct run_settings *s, struct strvec *env) {
+  char number[32];
+  if (s->analysis_threads >= 0) {
+    snprintf(number, sizeof number, "%d", s->analysis_threads);
+    child_env_set(env, "PISA_ANALYSIS_THREADS", number, 1);
+  }
+  if (s->sample_rate) {
+    snprintf(number, sizeof number, "%.9g", s->sample_rate);
+    child_env_set(env, "PISA_SAMPLE", number, 1);
+  }
+  if (s->memory_limit) {
+    snprintf(number, sizeof number, "%llu", s->memory_limit);
+    child_env_set(env, "PISA_MEMORY_LIMIT", number, 1);
+  }
+}
+
 void run_settings_env(const struct run_settings *s, const char *raw_dir,
                       struct strvec *env) {
   char sizes[32], bits[16], families[128];
@@ -283,4 +359,5 @@ void run_settings_env(const struct run_settings *s, const char *raw_dir,
   counter_env(s, env);
   child_env_set(env, "PISA_ILP_WINDOWS", s->windows[0] ? s->windows : "0,64",
                 1);
+  sampling_env(s, env);
 }

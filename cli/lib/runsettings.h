@@ -15,7 +15,10 @@ struct run_settings {
   unsigned entropy_bits;
   unsigned families; /* PISA_FAMILY() bits */
   int metrics_given;
-  char windows[128]; /* PISA_ILP_WINDOWS: "0,64"; empty: the default */
+  char windows[128];  /* PISA_ILP_WINDOWS: "0,64"; empty: the default */
+  double sample_rate; /* --sample: 0 when exact */
+  unsigned long long memory_limit; /* --memory-limit bytes; 0: default */
+  int analysis_threads; /* --analysis-threads N; -1: the runtime's default */
   /* counter mode (docs/counter-mode.md) */
   int counter;
   unsigned long sample_every, interval_ms;
@@ -50,6 +53,16 @@ int run_parse_interval_ms(const struct command_line *cl, const char *arg,
                           struct run_settings *s);
 int run_parse_mpi_ranks(const struct command_line *cl, const char *arg,
                         struct run_settings *s);
+/* --sample RATE: "1%" or "0.01", from 0.000001 to 1. */
+int run_parse_sample(const struct command_line *cl, const char *arg,
+                     struct run_settings *s);
+/* --memory-limit SIZE: bytes with an optional K, M, G or T (binary
+ * units), at least 1M. */
+int run_parse_memory_limit(const struct command_line *cl, const char *arg,
+                           struct run_settings *s);
+/* --analysis-threads N: 0 to 64. */
+int run_parse_analysis_threads(const struct command_line *cl, const char *arg,
+                               struct run_settings *s);
 
 /* Counter options belong to counter mode, --metrics to deep mode. */
 int run_check_mode(const struct command_line *cl, const struct run_settings *s);

@@ -38,6 +38,7 @@ config.substitutions += [
     ("%pisa-char", os.path.join(config.pisa_bin_dir, "pisa-char")),
     ("%validate", f"{config.python} {tools}/validate.py"),
     ("%jcheck", f"{config.python} {tools}/jcheck.py"),
+    ("%same-metrics", f"{config.python} {tools}/same_metrics.py"),
     ("%expect-status", f"{config.python} {tools}/expect_status.py"),
     ("%usage-error", f"{config.python} {tools}/expect_usage_error.py"),
     ("%python", config.python),

@@ -6,6 +6,7 @@ Usage: jcheck.py FILE EXPR...  Each EXPR is a Python expression evaluated with
   th(i)    the i-th entry of `threads`
   op(m, o) opcode count o in metrics m (0 when absent)
   top_block(name) the entry of fn(name)['bblp']['blocks'] that ran most
+  load(path) another document (a reference run to compare with)
 Prints the failing expression with the values it saw and exits 1."""
 import json
 import sys
@@ -30,7 +31,12 @@ def main(argv):
     def top_block(name):
         return max(fn(name)["bblp"]["blocks"], key=lambda b: b["instances"])
 
-    env = {"d": d, "fn": fn, "th": th, "op": op, "top_block": top_block}
+    def load(path):
+        with open(path) as f:
+            return json.load(f)
+
+    env = {"d": d, "fn": fn, "th": th, "op": op, "top_block": top_block,
+           "load": load}
     for expr in argv[2:]:
         try:
             ok = eval(expr, env)

@@ -1,0 +1,184 @@
+/* test_sample.c: sampled deep mode's filters (sample.h): the spatial
+ * filter keeps exactly the accesses whose block hashes below the rate, at
+ * the rate within a binomial bound; a slice keeps its instances and marks
+ * a restart; scaled bins by hand; and the SHARDS estimate of LRU miss
+ * ratios against a brute-force LRU stack on a synthetic trace. */
+#include "check.h"
+#include "reuse.h"
+#include "sample.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The reference hash, written out again: splitmix64's finalizer. */
+static uint64_t mix(uint64_t x) {
+  x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+  x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+  return x ^ (x >> 31);
+}
+
+static int kept_by_reference(uint64_t addr, unsigned shift, double rate) {
+  return (double)(mix(addr >> shift) & 0xffffff) < rate * 16777216.0;
+}
+
+/* One instance per 4 accesses of addrs; block ids 0, 1, 2, ... */
+static void batch_of(struct event_batch *b, const uint64_t *addrs, size_t n) {
+  EXPECT(event_batch_reset(b, n / 4 + 1, n) == 0);
+  for (size_t a = 0; a < n; a++) {
+    if (a % 4 == 0)
+      event_add_instance(b, (uint32_t)(a / 4), INSTANCE_ENTERED, 0);
+    event_add_access(b, addrs[a], 8, (uint32_t)(a % 4), ACCESS_LOAD, 0);
+    b->end_site[b->n_instances - 1] = (uint32_t)(a % 4) + 1;
+  }
+  b->first_access[b->n_instances] = (uint32_t)n;
+}
+
+static void test_filter_keeps_hashed_blocks(void) {
+  enum { N = 20000 };
+  uint64_t *addrs = malloc(N * sizeof *addrs);
+  for (size_t a = 0; a < N; a++)
+    addrs[a] = test_rng() & 0xffffff8;
+  struct event_batch b, f;
+  event_batch_init(&b);
+  event_batch_init(&f);
+  batch_of(&b, addrs, N);
+  struct sample_filter filter;
+  sample_filter_init(&filter, 0.1, 9);
+  EXPECT(sample_filter_batch(&f, &b, &filter) == 0);
+  EXPECT_EQ(f.n_instances, b.n_instances);
+  size_t k = 0;
+  for (size_t i = 0; i < b.n_instances; i++) {
+    EXPECT_EQ(f.first_access[i], k);
+    for (size_t a = b.first_access[i]; a < b.first_access[i + 1]; a++)
+      if (kept_by_reference(addrs[a], 9, 0.1)) {
+        EXPECT_EQ(f.addr[k], addrs[a]);
+        EXPECT_EQ(f.site[k], b.site[a]);
+        k++;
+      }
+  }
+  EXPECT_EQ(f.n_accesses, k);
+  EXPECT_EQ(f.first_access[f.n_instances], k);
+  event_batch_free(&b);
+  event_batch_free(&f);
+  free(addrs);
+}
+
+/* Of n distinct blocks, the sampled ones are binomial(n, rate): within
+ * five standard deviations of n * rate. */
+static void test_filter_rate(void) {
+  const double rates[] = {0.5, 0.01, 0.001};
+  for (size_t r = 0; r < 3; r++) {
+    struct sample_filter f;
+    sample_filter_init(&f, rates[r], 6);
+    EXPECT(fabs(f.rate - rates[r]) < 1.0 / 16777216);
+    uint64_t n = 1000000, kept = 0;
+    for (uint64_t block = 0; block < n; block++)
+      kept += (uint64_t)sample_keep(&f, block << 6);
+    double mean = (double)n * f.rate;
+    EXPECT(fabs((double)kept - mean) <= 5 * sqrt(mean * (1 - f.rate)));
+  }
+}
+
+static void test_slice(void) {
+  uint64_t addrs[12];
+  for (size_t a = 0; a < 12; a++)
+    addrs[a] = 4096 + 8 * a;
+  struct event_batch b, s;
+  event_batch_init(&b);
+  event_batch_init(&s);
+  batch_of(&b, addrs, 12); /* instances 0, 1, 2 of 4 accesses */
+  b.block_before = 7;
+  EXPECT(sample_slice_batch(&s, &b, 1, 3, 0) == 0);
+  EXPECT_EQ(s.n_instances, 2);
+  EXPECT_EQ(s.n_accesses, 8);
+  EXPECT_EQ(s.block[0], 1);
+  EXPECT_EQ(s.addr[0], 4096 + 32);
+  EXPECT_EQ(s.first_access[1], 4);
+  EXPECT_EQ(s.block_before, 0); /* instance 0 came before */
+  EXPECT_EQ(s.start[0], INSTANCE_ENTERED);
+  EXPECT(sample_slice_batch(&s, &b, 0, 1, 1) == 0);
+  EXPECT_EQ(s.block_before, PROGRAM_NONE);
+  EXPECT_EQ(s.start[0], INSTANCE_ENTERED | INSTANCE_LOST_CONTEXT);
+  EXPECT(sample_slice_batch(&s, &b, 0, 1, 0) == 0);
+  EXPECT_EQ(s.block_before, 7);
+  event_batch_free(&b);
+  event_batch_free(&s);
+}
+
+/* distance / rate, binned: 3 / 0.25 = 12 is in [8, 16), bin 4. */
+static void test_scaled_bins(void) {
+  const uint64_t d[] = {0, 1, 3, UINT64_MAX, UINT64_C(1) << 46};
+  uint8_t bins[5];
+  sample_scaled_bins(d, 5, 0.25, bins);
+  EXPECT_EQ(bins[0], 0);
+  EXPECT_EQ(bins[1], 3); /* 4: [4, 8) */
+  EXPECT_EQ(bins[2], 4);
+  EXPECT_EQ(bins[3], REUSE_COLD);
+  EXPECT_EQ(bins[4], REUSE_MAX_BIN); /* 2^48 is past the last bin */
+}
+
+/* LRU stack distances the slow way (UINT64_MAX: cold). */
+static void stack_distances(const uint64_t *blocks, size_t n, uint64_t *out) {
+  uint64_t *stack = malloc(n * sizeof *stack);
+  size_t depth = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t pos = 0;
+    while (pos < depth && stack[pos] != blocks[i])
+      pos++;
+    out[i] = pos < depth ? pos : UINT64_MAX;
+    depth += pos == depth;
+    memmove(stack + 1, stack, pos * sizeof *stack);
+    stack[0] = blocks[i];
+  }
+  free(stack);
+}
+
+/* SHARDS: the sampled blocks' distances from the engine, scaled by 1 /
+ * rate, against the whole trace's exact distances, as miss ratios of LRU
+ * caches of 2^c lines (misses: bin > c).  The trace mixes a hot set of
+ * 128 blocks (70% of references) with 2048 cold ones.  Each sampled block
+ * carries its own references, so the estimate has about k independent
+ * units (k sampled blocks): its standard error is at most
+ * sqrt(1/4 / k); the test allows four of them. */
+static void test_shards_miss_ratios(void) {
+  enum { N = 60000 };
+  uint64_t *blocks = malloc(N * sizeof *blocks), *exact = malloc(N * 8);
+  uint64_t *sampled = malloc(N * 8), *dist = malloc(N * 8);
+  for (size_t i = 0; i < N; i++)
+    blocks[i] =
+        test_rng() % 10 < 7 ? test_rng() % 128 : 128 + test_rng() % 2048;
+  stack_distances(blocks, N, exact);
+  struct sample_filter f;
+  sample_filter_init(&f, 0.25, 6);
+  size_t ns = 0;
+  for (size_t i = 0; i < N; i++)
+    if (sample_keep(&f, blocks[i] << 6))
+      sampled[ns++] = blocks[i] << 6;
+  struct reuse_engine *e = reuse_new(6);
+  uint8_t *bins = malloc(ns);
+  reuse_batch(e, sampled, ns, bins, dist);
+  sample_scaled_bins(dist, ns, f.rate, bins);
+  uint64_t units = reuse_distinct_blocks(e);
+  EXPECT(units > 400);
+  for (unsigned c = 4; c <= 11; c++) {
+    uint64_t exact_misses = 0, sampled_misses = 0;
+    for (size_t i = 0; i < N; i++)
+      exact_misses += exact[i] >= (UINT64_C(1) << c);
+    for (size_t i = 0; i < ns; i++)
+      sampled_misses += bins[i] > c;
+    double m = (double)exact_misses / N, est = (double)sampled_misses / ns;
+    EXPECT(fabs(est - m) <= 4 * sqrt(0.25 / (double)units));
+  }
+  reuse_free(e);
+  free(blocks), free(exact), free(sampled), free(dist), free(bins);
+}
+
+int main(void) {
+  RUN(test_filter_keeps_hashed_blocks);
+  RUN(test_filter_rate);
+  RUN(test_slice);
+  RUN(test_scaled_bins);
+  RUN(test_shards_miss_ratios);
+  return check_summary();
+}
