@@ -3,7 +3,6 @@
  * through rawdoc.c.  Runs once, at exit, on a fatal signal or before exec. */
 #include "report.h"
 #include "aggregate.h"
-#include "exit_status.h"
 #include "rawdoc.h"
 #include "threads.h"
 
@@ -311,12 +310,6 @@ static json_object *build_result(int complete, int signal) {
   free(fns);
 
   json_object *doc = pisa_raw_document(complete, signal, "deep");
-  if (pisa_exit_status >= 0)
-    json_object_object_add(doc, "exit_status",
-                           json_object_new_int(pisa_exit_status));
-  json_object *mpi = pisa_mpi_json();
-  if (mpi)
-    json_object_object_add(doc, "mpi", mpi);
   json_object_object_add(doc, "config", config_json());
   json_object *totals_obj = json_object_new_object();
   metrics_json(totals_obj, &totals);

@@ -12,6 +12,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_merge_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_recover(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
 #endif

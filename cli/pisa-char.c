@@ -53,6 +53,8 @@ static const struct command Commands[] = {
      "join the summaries of the slices of a sweep"},
     {"merge", cmd_merge, 0,
      "merge the results of the ranks of an MPI job into one document"},
+    {"recover", cmd_recover, 0,
+     "write the documents of a run that found no room to write them"},
     {"help", cmd_help, CMD_WRITES_STDOUT,
      "show the help of pisa-char or of a command"},
     {"version", cmd_version, CMD_WRITES_STDOUT, "print the version"},
