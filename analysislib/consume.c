@@ -27,8 +27,10 @@ static int grow_block_counts(struct pisa_thread *t, uint32_t needed) {
   while (cap < needed)
     cap *= 2;
   uint64_t *c = realloc(t->block_counts, cap * sizeof *c);
-  if (!c)
+  if (!c) {
+    pisa_out_of_memory();
     return -1;
+  }
   memset(c + t->block_capacity, 0, (cap - t->block_capacity) * sizeof *c);
   t->block_counts = c;
   t->block_capacity = cap;
@@ -63,9 +65,20 @@ static struct pisa_fn_state *fn_state(struct pisa_thread *t, uint32_t fn) {
   return &t->fns[fn];
 }
 
+static struct pisa_fn_state *fn_metrics_create(struct pisa_thread *t,
+                                               uint32_t fn);
+
 /* The function's space state, created at its first instance in the
  * thread for the enabled families; NULL when memory ran out. */
 static struct pisa_fn_state *fn_metrics(struct pisa_thread *t, uint32_t fn) {
+  struct pisa_fn_state *s = fn_metrics_create(t, fn);
+  if (!s)
+    pisa_out_of_memory();
+  return s;
+}
+
+static struct pisa_fn_state *fn_metrics_create(struct pisa_thread *t,
+                                               uint32_t fn) {
   struct pisa_fn_state *s = fn_state(t, fn);
   unsigned fam = pisa_config.families;
   if (!s)
@@ -129,14 +142,18 @@ static int reuse_distances(struct pisa_thread *t, const struct event_batch *b) {
     return -1;
   for (size_t s = 0; s < pisa_config.n_line_sizes; s++) {
     unsigned shift = (unsigned)__builtin_ctzll(pisa_config.line_sizes[s]);
-    if (!t->reuse[s] && !(t->reuse[s] = reuse_new(shift)))
+    if (!t->reuse[s] && !(t->reuse[s] = reuse_new(shift))) {
+      pisa_out_of_memory();
       return -1;
+    }
   }
   for (size_t s = 0; n > t->reuse_bins_capacity && s < pisa_config.n_line_sizes;
        s++) {
     uint8_t *bins = realloc(t->reuse_bins[s], n);
-    if (!bins)
+    if (!bins) {
+      pisa_out_of_memory();
       return -1;
+    }
     t->reuse_bins[s] = bins;
   }
   if (n > t->reuse_bins_capacity)
@@ -239,8 +256,10 @@ static void reuse_histograms(struct pisa_thread *t,
 static void consume_branches(struct pisa_thread *t,
                              const struct event_batch *b) {
   if (!t->branches) {
-    if (!(t->branches = malloc(sizeof *t->branches)))
+    if (!(t->branches = malloc(sizeof *t->branches))) {
+      pisa_out_of_memory();
       return;
+    }
     branch_init(t->branches, pisa_branch_histories, 6);
   }
   branch_add_events(t->branches, &pisa_program, b);
@@ -248,8 +267,10 @@ static void consume_branches(struct pisa_thread *t,
 
 static void consume_schedules(struct pisa_thread *t,
                               const struct event_batch *b) {
-  if (!t->sched && !(t->sched = sched_new(&pisa_config.sched, &pisa_program)))
+  if (!t->sched && !(t->sched = sched_new(&pisa_config.sched, &pisa_program))) {
+    pisa_out_of_memory();
     return;
+  }
   sched_add_events(t->sched, b);
 }
 
@@ -348,6 +369,8 @@ PISA_HIDDEN void pisa_consume_group(struct pisa_thread *t,
   };
   if (pisa_consume_groups() & (1u << group))
     consume[group](t, b);
+  if (pisa_table_alloc_failures()) /* a footprint or reuse table */
+    pisa_out_of_memory();
 }
 
 PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {

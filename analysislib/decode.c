@@ -170,6 +170,7 @@ PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *w,
   c.pb = t->block < c.known ? &pisa_blocks[t->block] : NULL;
   c.site = t->site;
   if (event_batch_reset(b, n + 1, n)) {
+    pisa_out_of_memory();
     t->desync += n;
     t->block = UINT32_MAX;
     return;

@@ -7,6 +7,8 @@
 #include "lifecycle.h"
 #include "config.h"
 #include "counter/counter.h"
+#include "exit_status.h"
+#include "rawdoc.h"
 #include "report.h"
 #include "threads.h"
 
@@ -16,24 +18,33 @@
 
 static atomic_flag result_written = ATOMIC_FLAG_INIT;
 
+/* Every signal whose default action ends the process (SIGPIPE included:
+ * `pisa-char ./prog | head -1`); not SIGKILL, which cannot be caught. */
 static const int fatal_signals[] = {
-    SIGSEGV, SIGBUS, SIGFPE,  SIGILL,  SIGABRT, SIGTRAP, SIGSYS,  SIGINT,
-    SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGXFSZ, SIGALRM, SIGUSR1, SIGUSR2};
+    SIGSEGV, SIGBUS,  SIGFPE,  SIGILL,    SIGABRT, SIGTRAP, SIGSYS,
+    SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,   SIGXCPU, SIGXFSZ, SIGALRM,
+    SIGUSR1, SIGUSR2, SIGPIPE, SIGVTALRM, SIGPROF};
 
-/* Freezes every thread's metrics and writes the result.  A signal may have
- * interrupted a thread that holds the list lock (creating its state): the
- * list only grows, so it is walked without the lock then. */
+/* Freezes every thread's metrics and writes the result, with signals
+ * blocked: an instrumented handler would wait for the locks held here (or
+ * call malloc inside malloc).  A fatal signal may have interrupted another
+ * thread that holds the list lock (creating its state): the list only
+ * grows, so it is walked without the lock then. */
 static void write_result_now(int complete, int sig, int in_signal) {
+  sigset_t saved_mask;
+  pisa_signals_block(&saved_mask);
   int locked = in_signal ? pisa_threads_trylock() == 0 : 1;
   if (!in_signal)
     pisa_threads_lock();
-  pisa_threads_freeze(in_signal);
+  pisa_threads_freeze();
+  complete = complete && !pisa_memory_exhausted();
   if (pisa_counter_mode())
     pisa_counter_write_result(complete, sig);
   else
     pisa_write_result(complete, sig);
   if (locked)
     pisa_threads_unlock();
+  pisa_signals_restore(&saved_mask);
 }
 
 static void on_fatal_signal(int sig) {
@@ -94,6 +105,8 @@ __attribute__((constructor(101))) static void pisa_start(void) {
   if (!pisa_config.active)
     return;
   result_pid = getpid();
+  pisa_keep_earlier_image();
+  pisa_memory_reserve();
   install_signal_handlers();
   pthread_atfork(NULL, NULL, after_fork_child);
   if (pisa_counter_mode() && pisa_counter_config.interval_ms)
@@ -117,13 +130,27 @@ PISA_HIDDEN void pisa_before_exec(void) {
   write_result_now(1, 0, 0);
 }
 
+/* quickexit.c: _exit skips the exit handlers and destructors, so the
+ * result is written here, incomplete (whatever the program had left to do
+ * at exit did not run), with the status passed to _exit. */
+PISA_HIDDEN void pisa_before_quick_exit(int status) {
+  if (!pisa_config.active || getpid() != result_pid ||
+      atomic_flag_test_and_set(&result_written))
+    return;
+  pisa_exit_status = status & 0xff;
+  write_result_now(0, 0, 0);
+}
+
 /* exec.c: the exec failed, the image goes on: its result will be written
  * again (replacing the one written before the exec) at exit. */
 PISA_HIDDEN void pisa_after_failed_exec(void) {
   if (!pisa_config.active || getpid() != result_pid)
     return;
+  sigset_t saved_mask;
+  pisa_signals_block(&saved_mask);
   pisa_threads_lock();
   pisa_threads_thaw();
   pisa_threads_unlock();
+  pisa_signals_restore(&saved_mask);
   atomic_flag_clear(&result_written);
 }

@@ -2,6 +2,7 @@
  * pisa-char reads first, and the write that leaves either the whole
  * document or none (a temporary file renamed). */
 #include "rawdoc.h"
+#include "exit_status.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -34,6 +35,12 @@ PISA_HIDDEN json_object *pisa_raw_document(int complete, int signal,
   json_object_object_add(doc, "signal",
                          signal ? json_object_new_int(signal) : NULL);
   json_object_object_add(doc, "mode", json_object_new_string(mode));
+  if (pisa_exit_status >= 0)
+    json_object_object_add(doc, "exit_status",
+                           json_object_new_int(pisa_exit_status));
+  json_object *mpi = pisa_mpi_json();
+  if (mpi)
+    json_object_object_add(doc, "mpi", mpi);
   return doc;
 }
 
@@ -41,6 +48,21 @@ PISA_HIDDEN void pisa_output_path(char *path, const char *stem,
                                   const char *ext) {
   snprintf(path, PISA_OUTPUT_PATH_MAX, "%s/%s.%ld.%s", pisa_config.output_dir,
            stem, (long)getpid(), ext);
+}
+
+PISA_HIDDEN void pisa_keep_earlier_image(void) {
+  char path[PISA_OUTPUT_PATH_MAX], kept[PISA_OUTPUT_PATH_MAX];
+  pisa_output_path(path, "raw", "json");
+  for (int n = 0; n < 4096; n++) {
+    snprintf(kept, sizeof kept, "%s/exec.%ld.%d.json", pisa_config.output_dir,
+             (long)getpid(), n);
+    if (link(path, kept) == 0) { /* never replaces an earlier one */
+      unlink(path);
+      return;
+    }
+    if (errno != EEXIST)
+      return; /* ENOENT: no earlier image wrote one */
+  }
 }
 
 PISA_HIDDEN int pisa_write_raw(json_object *doc) {

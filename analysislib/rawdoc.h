@@ -10,12 +10,19 @@
 
 struct json_object;
 
-/* A raw document's header: schema, pid, ppid, complete, signal, mode. */
+/* A raw document's header: schema, pid, ppid, complete, signal, mode, and
+ * when known the exit status and the MPI rank's "mpi" object. */
 PISA_HIDDEN struct json_object *pisa_raw_document(int complete, int signal,
                                                   const char *mode);
 /* Writes a raw document (either mode's) atomically into PISA_OUTPUT_DIR as
  * raw.PID.json and releases it; 0 on success. */
 PISA_HIDDEN int pisa_write_raw(struct json_object *doc);
+
+/* At start-up: the result of an earlier image of this process (written
+ * before it exec'd this one) becomes exec.PID.N.json, N = 0, 1, ... in
+ * order, so that this image's result does not replace it: pisa-char merges
+ * them (cli/lib/runresults.c). */
+PISA_HIDDEN void pisa_keep_earlier_image(void);
 
 /* PISA_OUTPUT_DIR/STEM.PID.EXT, the name of one of the process's outputs,
  * in a buffer of PISA_OUTPUT_PATH_MAX bytes. */

@@ -75,9 +75,36 @@ struct translation {
   struct program_site *sites;
   struct program_phi *phis;
   uint32_t *successors, *operands, *incoming;
+  char *strings; /* where the next copied name goes */
   /* Per module-local function: its first instruction and phi. */
   uint32_t *instr_base, *phi_base;
 };
+
+/* ---- Names: copied, as a module may be unloaded (dlclose) ---- */
+static size_t string_size(const char *s) { return s ? strlen(s) + 1 : 0; }
+
+/* The bytes of the module's names: module, functions, direct callees. */
+static size_t strings_size(const struct pisa_module *m) {
+  size_t bytes = string_size(m->name);
+  for (uint32_t i = 0; i < m->n_functions; i++)
+    bytes += string_size(m->functions[i].name) +
+             string_size(m->functions[i].display) +
+             string_size(m->functions[i].file);
+  for (uint32_t b = 0; b < m->n_blocks; b++) /* the sites translated */
+    for (uint32_t j = 0; j < m->blocks[b].n_sites; j++)
+      bytes += string_size(m->sites[m->blocks[b].first_site + j].callee);
+  return bytes;
+}
+
+/* A copy of s among the kept names (NULL stays NULL). */
+static const char *keep_string(struct translation *x, const char *s) {
+  if (!s)
+    return NULL;
+  size_t n = strlen(s) + 1;
+  char *copy = memcpy(x->strings, s, n);
+  x->strings += n;
+  return copy;
+}
 
 PISA_HIDDEN struct program_instr
 pisa_program_instr(const struct pisa_instr *in) {
@@ -196,7 +223,7 @@ static void translate_sites(struct translation *x, const struct pisa_block *b,
                               .lanes = in->lanes,
                               .size = in->size,
                               .instr = k,
-                              .callee = in->callee};
+                              .callee = keep_string(x, in->callee)};
     if (k < b->n_instrs && x->instrs[b->first_instr + k].site == PROGRAM_NONE)
       x->instrs[b->first_instr + k].site = j;
   }
@@ -262,10 +289,11 @@ static void translate_block(struct translation *x, uint32_t local,
 }
 
 /* Every module's translated tables, one allocation each, kept for the
- * life of the process (modules stay registered). */
+ * life of the process: a module may be unloaded (dlclose) before the result
+ * is written, so nothing here points into it, names included. */
 struct kept_tables {
   struct kept_tables *next;
-  uint64_t tables[]; /* sites, instrs, phis, then the uint32 arrays */
+  uint64_t tables[]; /* sites, instrs, phis, the uint32 arrays, names */
 };
 static struct kept_tables *kept_tables;
 
@@ -276,7 +304,7 @@ static int translation_alloc(struct translation *x) {
   size_t words32 = m->n_successors + m->n_operands + 2 * (size_t)m->n_incoming;
   size_t bytes = m->n_sites * sizeof *x->sites +
                  m->n_instrs * sizeof *x->instrs + m->n_phis * sizeof *x->phis +
-                 words32 * sizeof(uint32_t);
+                 words32 * sizeof(uint32_t) + strings_size(m);
   struct kept_tables *k = calloc(1, sizeof *k + bytes);
   x->instr_base = calloc(m->n_functions + 1, sizeof *x->instr_base);
   x->phi_base = calloc(m->n_functions + 1, sizeof *x->phi_base);
@@ -290,6 +318,7 @@ static int translation_alloc(struct translation *x) {
   x->successors = (uint32_t *)(x->phis + m->n_phis);
   x->operands = x->successors + m->n_successors;
   x->incoming = x->operands + m->n_operands;
+  x->strings = (char *)(x->incoming + 2 * (size_t)m->n_incoming);
   k->next = kept_tables;
   kept_tables = k;
   return 0;
@@ -308,13 +337,14 @@ static int translate_module(const struct pisa_module *m, uint32_t f0,
     translation_free(&x);
     return -1;
   }
+  const char *module = keep_string(&x, m->name);
   for (uint32_t i = 0; i < m->n_functions; i++) {
     const struct pisa_function *f = &m->functions[i];
     struct program_function *pf = &pisa_functions[f0 + i];
-    *pf = (struct program_function){.name = f->name,
-                                    .display = f->display,
-                                    .file = f->file,
-                                    .module = m->name,
+    *pf = (struct program_function){.name = keep_string(&x, f->name),
+                                    .display = keep_string(&x, f->display),
+                                    .file = keep_string(&x, f->file),
+                                    .module = module,
                                     .line = f->line,
                                     .first_block = b0 + f->first_block,
                                     .n_blocks = f->n_blocks};

@@ -4,7 +4,6 @@
 #include "report.h"
 #include "aggregate.h"
 #include "estimate.h"
-#include "exit_status.h"
 #include "rawdoc.h"
 #include "threads.h"
 #include "workers.h"
@@ -328,12 +327,6 @@ static json_object *build_result(int complete, int signal) {
   free(fns);
 
   json_object *doc = pisa_raw_document(complete, signal, "deep");
-  if (pisa_exit_status >= 0)
-    json_object_object_add(doc, "exit_status",
-                           json_object_new_int(pisa_exit_status));
-  json_object *mpi = pisa_mpi_json();
-  if (mpi)
-    json_object_object_add(doc, "mpi", mpi);
   json_object_object_add(doc, "config", config_json(&totals));
   json_object *totals_obj = json_object_new_object();
   metrics_json(totals_obj, &totals);

@@ -31,7 +31,6 @@ struct thread_slot {
 };
 
 static __thread struct pisa_thread *self;
-static __thread int self_draining; /* self holds its lock (signal safety) */
 static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pisa_thread *threads_head, **threads_tail = &threads_head;
 /* Creation numbers: the pthread_create wrapper (creation.c) hands them out
@@ -102,8 +101,10 @@ static struct pisa_thread *thread_create(void) {
   pisa_config_init();
   pisa_watch_exit_status();
   struct thread_slot *s = calloc(1, sizeof *s);
-  if (!s)
+  if (!s) {
+    pisa_out_of_memory();
     return NULL;
+  }
   slot_init(s);
   s->t.index = creation_number();
   pthread_once(&exit_key_once, make_exit_key);
@@ -133,7 +134,7 @@ static void drain_locked(struct thread_slot *s, int owner) {
     return;
   uint64_t *cursor = __atomic_load_n(&t->tls->cursor, __ATOMIC_ACQUIRE);
   if (cursor >= s->decoded && cursor <= t->buffer + t->buffer_words) {
-    if (pisa_config.active && !s->frozen)
+    if (pisa_config.active && !s->frozen && !pisa_memory_exhausted())
       pisa_decode(t, s->decoded, (size_t)(cursor - s->decoded));
     s->decoded = cursor;
   }
@@ -145,26 +146,25 @@ static void drain_locked(struct thread_slot *s, int owner) {
 
 PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t) {
   struct thread_slot *s = slot_of(t);
+  sigset_t saved_mask;
+  pisa_signals_block(&saved_mask);
   pthread_mutex_lock(&s->lock);
   drain_locked(s, t == self);
   pisa_workers_wait(t);
   pthread_mutex_unlock(&s->lock);
+  pisa_signals_restore(&saved_mask);
 }
 
 /* Under pisa_threads_lock: decodes what every thread committed and freezes
  * the metrics, so the result can be built while threads still run (their
- * later records are dropped).  From a signal handler, a thread interrupted
- * while decoding is left as it is. */
-PISA_HIDDEN void pisa_threads_freeze(int in_signal) {
+ * later records are dropped).  No thread is interrupted by a signal while
+ * it holds its own lock (signals are blocked there), so a fatal signal's
+ * writer takes every lock too. */
+PISA_HIDDEN void pisa_threads_freeze(void) {
   threads_frozen = 1;
   pisa_workers_inline(1);
   for (struct pisa_thread *t = threads_head; t; t = t->next) {
     struct thread_slot *s = slot_of(t);
-    if (in_signal && t == self && self_draining) {
-      s->frozen = 1; /* its lock is held below us: its state is mid-update */
-      pisa_workers_wait(t);
-      continue;
-    }
     pthread_mutex_lock(&s->lock);
     drain_locked(s, 0);
     pisa_workers_wait(t);
@@ -190,8 +190,10 @@ static int ensure_buffer(struct pisa_thread *t, uint64_t words) {
   if (t->buffer && t->buffer_words >= want)
     return 0;
   uint64_t *b = realloc(t->buffer, want * sizeof *b);
-  if (!b)
+  if (!b) {
+    pisa_out_of_memory();
     return -1;
+  }
   t->buffer = b;
   t->buffer_words = want;
   return 0;
@@ -202,7 +204,6 @@ static uint64_t *refill_own(struct thread_slot *s, uint64_t words) {
   struct pisa_thread *t = &s->t;
   uint64_t *start = NULL;
   pthread_mutex_lock(&s->lock);
-  self_draining = 1;
   drain_locked(s, 1);
   if (ensure_buffer(t, words) == 0) {
     start = t->buffer;
@@ -210,14 +211,19 @@ static uint64_t *refill_own(struct thread_slot *s, uint64_t words) {
     __atomic_store_n(&__pisa_buf.cursor, start, __ATOMIC_RELEASE);
     __pisa_buf.limit = start + t->buffer_words;
   }
-  self_draining = 0;
   pthread_mutex_unlock(&s->lock);
   return start;
 }
 
+/* The slow path of the instrumented code, also taken by instrumented
+ * signal handlers: it runs with signals blocked, so a handler's records
+ * never arrive while this thread decodes (holding its lock, maybe inside
+ * malloc); they wait until it is done. */
 __attribute__((visibility("default"))) uint64_t *
 __pisa_buffer_refill(uint64_t words) {
   int saved_errno = errno;
+  sigset_t saved_mask;
+  pisa_signals_block(&saved_mask);
   struct pisa_thread *t = self ? self : thread_create();
   uint64_t *start = t ? refill_own(slot_of(t), words) : NULL;
   if (!start) {
@@ -225,6 +231,7 @@ __pisa_buffer_refill(uint64_t words) {
     __pisa_buf.cursor = start;
     __pisa_buf.limit = start + sizeof scratch_buffer / sizeof *scratch_buffer;
   }
+  pisa_signals_restore(&saved_mask);
   errno = saved_errno;
   return start;
 }
@@ -233,16 +240,17 @@ __pisa_buffer_refill(uint64_t words) {
  * after it (other destructors) refills and re-arms it. */
 static void thread_exit(void *arg) {
   struct thread_slot *s = arg;
+  sigset_t saved_mask;
+  pisa_signals_block(&saved_mask);
   pthread_mutex_lock(&s->lock);
-  self_draining = 1;
   drain_locked(s, 1);
   s->t.exited = 1;
   free(s->t.buffer);
   s->t.buffer = s->decoded = NULL;
   s->t.buffer_words = 0;
   __pisa_buf.cursor = __pisa_buf.limit = NULL;
-  self_draining = 0;
   pthread_mutex_unlock(&s->lock);
+  pisa_signals_restore(&saved_mask);
 }
 
 /* In a fork child only the forking thread exists, and the work before the
@@ -253,7 +261,6 @@ PISA_HIDDEN void pisa_threads_after_fork(void) {
   threads_head = NULL;
   threads_tail = &threads_head;
   threads_frozen = 0;
-  self_draining = 0;
   struct pisa_thread *t = self;
   if (!t)
     return;

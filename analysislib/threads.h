@@ -14,7 +14,7 @@ PISA_HIDDEN void pisa_threads_unlock(void);
 PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t);
 /* Under pisa_threads_lock: drain every thread and freeze its metrics while
  * the result is built (threads may still run); thaw undoes it. */
-PISA_HIDDEN void pisa_threads_freeze(int in_signal);
+PISA_HIDDEN void pisa_threads_freeze(void);
 PISA_HIDDEN void pisa_threads_thaw(void);
 /* In a fork child: the forking thread alone, with empty metrics. */
 PISA_HIDDEN void pisa_threads_after_fork(void);

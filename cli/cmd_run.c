@@ -247,27 +247,29 @@ static void command_of(const char *file, char **argv, const char *raw_dir,
     launcher_mpirun(cmd, env, file, argv, s->mpi_ranks, s->oversubscribe);
 }
 
+/* Runs the program; `signals` then holds the termination signals until
+ * child_signals_deliver (child_wait). */
 static void run_program(const char *file, char **argv, const char *raw_dir,
-                        const struct run_settings *s, struct run_outcome *out) {
+                        const struct run_settings *s, struct run_outcome *out,
+                        struct child_signals *signals) {
   struct strvec cmd = {0}, env = {0};
-  struct child_signals signals;
   int report;
   command_of(file, argv, raw_dir, s, &cmd, &env);
   struct child_spec spec = {.file = s->mpi_ranks ? cmd.v[0] : file,
                             .search = s->mpi_ranks != 0,
                             .argv = s->mpi_ranks ? cmd.v : argv,
                             .envp = env.v,
-                            .signals = &signals};
-  child_signals_hold(&signals);
+                            .signals = signals};
+  child_signals_hold(signals);
   double start = child_clock();
   pid_t pid = child_start(&spec, &report);
   if (pid < 0) {
-    child_signals_release(&signals);
+    child_signals_release(signals);
     die("cannot start %s: %s", argv[0], strerror(errno));
   }
-  child_signals_forward(pid, &signals);
+  child_signals_forward(pid, signals);
   out->exec_error = child_exec_error(report);
-  int status = child_wait(pid, &signals);
+  int status = child_wait(pid, signals);
   out->wall_seconds = child_clock() - start;
   out->pid = pid;
   out->exit_status = child_exit_status(status, &out->signal);
@@ -302,7 +304,8 @@ int cmd_run(int argc, char **argv) {
 
   char *raw_dir = run_results_dir_create();
   struct run_outcome outcome;
-  run_program(file, argv + first, raw_dir, &opt.settings, &outcome);
+  struct child_signals signals;
+  run_program(file, argv + first, raw_dir, &opt.settings, &outcome, &signals);
   if (outcome.exec_error) {
     run_results_dir_remove(raw_dir);
     die("cannot run %s: %s", opt.settings.mpi_ranks ? "mpirun" : given,
@@ -324,7 +327,11 @@ int cmd_run(int argc, char **argv) {
   if (opt.settings.csv &&
       run_results_copy_csv(raw_dir, outcome.pid, opt.settings.csv) != 0)
     status = RUN_FAILED;
-  run_results_dir_remove(raw_dir);
+  if (!results.unwritten || run_results_keep(&results) != 0)
+    run_results_dir_remove(raw_dir);
+  /* The results are written: a signal that came after the program ended
+   * acts now (and ends pisa-char as it demands). */
+  child_signals_deliver(&signals);
   free(raw_dir);
   run_output_free(&output);
   free(file);

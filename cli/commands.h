@@ -16,12 +16,13 @@ int cmd_compare(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_merge_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_recover(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 
 extern const struct command_line run_line, validate_line, show_line, rank_line,
     compare_line, sweep_line, merge_sweep_line, merge_line, report_line,
-    diff_line, export_line;
+    diff_line, export_line, recover_line;
 
 #endif

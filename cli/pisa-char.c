@@ -65,6 +65,8 @@ static const struct command Commands[] = {
      "join the summaries of the slices of a sweep"},
     {"merge", cmd_merge, &merge_line, 0,
      "merge the results of the ranks of an MPI job into one document"},
+    {"recover", cmd_recover, &recover_line, 0,
+     "write the documents of a run that found no room to write them"},
     {"help", cmd_help, &help_line, CMD_WRITES_STDOUT,
      "show the help of pisa-char or of a command"},
     {"version", cmd_version, &version_line, CMD_WRITES_STDOUT,

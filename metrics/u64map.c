@@ -19,11 +19,23 @@ static int wants_huge_pages(size_t bytes) {
   return bytes >= HUGE_PAGE_BYTES - 4096;
 }
 
+static size_t table_alloc_failures;
+
+size_t pisa_table_alloc_failures(void) {
+  return __atomic_load_n(&table_alloc_failures, __ATOMIC_RELAXED);
+}
+
+static void *table_alloc_failed(void) {
+  __atomic_fetch_add(&table_alloc_failures, 1, __ATOMIC_RELAXED);
+  return NULL;
+}
+
 void *pisa_table_alloc(size_t bytes) {
   if (!wants_huge_pages(bytes)) {
     void *p = aligned_alloc(64, round_up(bytes ? bytes : 1, 64));
-    if (p)
-      memset(p, 0, bytes);
+    if (!p)
+      return table_alloc_failed();
+    memset(p, 0, bytes);
     return p;
   }
   /* map one huge page more than needed and trim to a 2 MiB boundary */
@@ -31,7 +43,7 @@ void *pisa_table_alloc(size_t bytes) {
   char *map = mmap(NULL, size + HUGE_PAGE_BYTES, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED)
-    return NULL;
+    return table_alloc_failed();
   char *start = (char *)round_up((uintptr_t)map, HUGE_PAGE_BYTES);
   if (start > map)
     munmap(map, (size_t)(start - map));

@@ -74,6 +74,9 @@ size_t u64map_bytes(const struct u64map *m);
  * so first touches fault once per 2 MiB instead of once per 4 KiB (a fault
  * costs about 15 us on the reference machine).  Free with the same size. */
 void *pisa_table_alloc(size_t bytes);
+/* How many times pisa_table_alloc found no memory (the runtime checks it:
+ * the tables that failed to grow make the metrics incomplete). */
+size_t pisa_table_alloc_failures(void);
 void pisa_table_free(void *p, size_t bytes);
 
 #endif /* PISA_METRICS_U64MAP_H */

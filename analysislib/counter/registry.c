@@ -4,6 +4,7 @@
  * and their values are copied when it exits.  No atomics on the counters:
  * each thread writes only its own. */
 #include "counter.h"
+#include "exit_status.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -109,6 +110,7 @@ PISA_HIDDEN struct pisa_cthread *pisa_cthread_self(void) {
   if (self)
     return self;
   start_clock();
+  pisa_watch_exit_status();
   struct pisa_cthread *t = calloc(1, sizeof *t);
   if (!t)
     return NULL;
@@ -128,9 +130,14 @@ PISA_HIDDEN struct pisa_cthread *pisa_cthread_self(void) {
   return t;
 }
 
+/* Signals blocked: an instrumented handler's first event must not wait
+ * for the list lock (or malloc) that this thread holds. */
 __attribute__((visibility("default"))) void __pisa_counter_thread(void) {
   int saved = errno;
+  sigset_t saved_mask;
+  pisa_signals_block(&saved_mask);
   pisa_cthread_self();
+  pisa_signals_restore(&saved_mask);
   __pisa_counter_thread_on = 1; /* even without memory: do not come back */
   errno = saved;
 }
@@ -159,6 +166,8 @@ PISA_HIDDEN void pisa_cthread_read(struct pisa_cthread *t, uint64_t *out,
 static void thread_exit(void *arg) {
   struct pisa_cthread *t = arg;
   uint32_t n = pisa_counter_total();
+  sigset_t saved_mask;
+  pisa_signals_block(&saved_mask);
   uint64_t *copy = calloc(n ? n : 1, sizeof *copy);
   pthread_mutex_lock(&threads_lock);
   if (copy) {
@@ -171,6 +180,7 @@ static void thread_exit(void *arg) {
   pthread_mutex_unlock(&threads_lock);
   self = NULL;
   __pisa_counter_thread_on = 0;
+  pisa_signals_restore(&saved_mask);
 }
 
 __attribute__((visibility("default"))) void

@@ -167,7 +167,7 @@ static json_object *threads_json(struct snapshot *s, size_t n_threads,
     metrics_init(&a);
     add_all(&a, s[i].counters, n);
     json_object *o = json_object_new_object();
-    json_object_object_add(o, "rank", json_object_new_int(0));
+    json_object_object_add(o, "rank", json_object_new_int(pisa_mpi_rank()));
     json_object_object_add(o, "thread",
                            json_object_new_int64(s[i].thread->index));
     json_object_object_add(o, "os_tid",

@@ -122,13 +122,24 @@ static void forward_signal(int sig) {
   errno = saved;
 }
 
+/* SIGTERM and SIGHUP; with `all`, every other signal whose default
+ * action ends pisa-char too (SIGINT, SIGQUIT, SIGALRM, SIGPIPE, SIGUSR1,
+ * SIGUSR2). */
+static void termination_signals(sigset_t *set, int all) {
+  static const int Others[] = {SIGINT,  SIGQUIT, SIGALRM,
+                               SIGPIPE, SIGUSR1, SIGUSR2};
+  sigemptyset(set);
+  sigaddset(set, SIGTERM);
+  sigaddset(set, SIGHUP);
+  for (size_t i = 0; all && i < sizeof Others / sizeof *Others; i++)
+    sigaddset(set, Others[i]);
+}
+
 void child_signals_hold(struct child_signals *s) {
   struct sigaction ignore = {.sa_handler = SIG_IGN};
   sigset_t hold;
   sigemptyset(&ignore.sa_mask);
-  sigemptyset(&hold);
-  sigaddset(&hold, SIGTERM);
-  sigaddset(&hold, SIGHUP);
+  termination_signals(&hold, 0);
   sigprocmask(SIG_BLOCK, &hold, &s->old_mask);
   sigaction(SIGINT, &ignore, &s->old_int);
   sigaction(SIGQUIT, &ignore, &s->old_quit);
@@ -161,14 +172,21 @@ static void stop_forwarding(const struct child_signals *s) {
 
 int child_wait(pid_t pid, struct child_signals *s) {
   siginfo_t info;
+  sigset_t hold;
   int status = 0;
   while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) != 0 &&
          errno == EINTR)
     ;
+  termination_signals(&hold, 1);
+  sigprocmask(SIG_BLOCK, &hold, NULL);
   stop_forwarding(s);
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
   return status;
+}
+
+void child_signals_deliver(const struct child_signals *s) {
+  sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
 }
 
 int child_exit_status(int wstatus, int *sig) {

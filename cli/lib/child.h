@@ -53,8 +53,14 @@ void child_signals_release(const struct child_signals *s);
 
 /* Waits for the foreground program and ends the forwarding; its wait
  * status. It stays a zombie until forwarding stopped, so a late signal can
- * never hit a recycled pid. */
+ * never hit a recycled pid.  From then on the signals that would end
+ * pisa-char (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGPIPE, SIGUSR1,
+ * SIGUSR2) are held (blocked) until child_signals_deliver(): one that comes
+ * after the program ended waits until its results are written. */
 int child_wait(pid_t pid, struct child_signals *s);
+/* Unblocks what child_wait held: a signal that came meanwhile acts now,
+ * with the dispositions before child_signals_hold. */
+void child_signals_deliver(const struct child_signals *s);
 
 /* The exit status of a wait status as a shell reports it: the exit code,
  * or 128+N when killed by signal N (*sig = N, else 0). */

@@ -98,7 +98,7 @@ static int copy_file(const char *from, const char *to) {
   return failed ? -1 : 0;
 }
 
-static void keep_raw_results(const struct run_results *r, const pid_t *pids,
+static void keep_raw_results(struct run_results *r, const pid_t *pids,
                              size_t n) {
   for (size_t i = 0; i < n; i++) {
     char *from = xasprintf("%s/raw.%d.json", r->raw_dir, (int)pids[i]);
@@ -150,13 +150,17 @@ static const char *describe_exit(const struct pisa_program_run *run) {
 }
 
 /* Validates and writes one document; 0 on success, else RUN_FAILED. */
-static int write_document(const struct run_results *r, json_object *doc,
+static int write_document(struct run_results *r, json_object *doc,
                           const char *output, const char *about) {
   char verr[1024], werr[1024];
   int invalid = pisa_document_validate(doc, verr, sizeof verr) != 0;
-  if (pisa_write_json_atomic(output, doc, r->force, werr, sizeof werr) !=
-      PISA_WRITE_OK) {
+  enum pisa_write_status written =
+      pisa_write_json_atomic(output, doc, r->force, werr, sizeof werr);
+  if (written != PISA_WRITE_OK) {
     error("%s", werr);
+    /* Not written for want of room (or another I/O error): the raw results
+     * are kept.  A file that appeared meanwhile keeps the document. */
+    r->unwritten |= written == PISA_WRITE_ERROR;
     return RUN_FAILED;
   }
   if (invalid) {
@@ -168,8 +172,7 @@ static int write_document(const struct run_results *r, json_object *doc,
   return 0;
 }
 
-static void report_bad_raw(const struct run_results *r, pid_t pid,
-                           const char *why) {
+static void report_bad_raw(struct run_results *r, pid_t pid, const char *why) {
   if (r->keep_raw)
     error(
         "malformed analysis result of process %d: %s (kept in %s/raw.%d.json)",
@@ -180,10 +183,11 @@ static void report_bad_raw(const struct run_results *r, pid_t pid,
         (int)pid, why);
 }
 
-/* The raw result of process `pid`, checked; NULL after an error message. */
-static json_object *read_raw_result(const struct run_results *r, pid_t pid) {
+/* The raw result at `path` (process `pid`'s), checked; NULL after an
+ * error message. */
+static json_object *read_raw_file(struct run_results *r, pid_t pid,
+                                  const char *path) {
   char err[1024];
-  char *path = xasprintf("%s/raw.%d.json", r->raw_dir, (int)pid);
   /* Errors start with the private path, which means nothing to users. */
   size_t prefix = strlen(path) + 2;
   json_object *raw = pisa_read_json_file(path, err, sizeof err);
@@ -194,15 +198,143 @@ static json_object *read_raw_result(const struct run_results *r, pid_t pid) {
     json_object_put(raw);
     raw = NULL;
   }
-  free(path);
   return raw;
 }
 
-static int other_process_document(const struct run_results *r, pid_t pid);
+/* ---- Earlier images of a process (exec) --------------------------------
+ * An exec'd instrumented image keeps the result its process wrote before
+ * the exec as exec.PID.N.json (N = 0, 1, ... in order); the process's
+ * result covers every image: the entries of an earlier image merge into
+ * the final one's, matched by thread number and by function. */
+
+static const char *const EntryKeys[] = {"name",   "linkage_name", "file",
+                                        "line",   "module",       "rank",
+                                        "thread", "os_tid"};
+
+/* The METRICS of a thread, function or region entry: a new object sharing
+ * the values. */
+static json_object *entry_metrics(json_object *entry) {
+  json_object *m = json_object_new_object();
+  json_object_object_foreach(entry, key, value) {
+    size_t k = 0;
+    while (k < sizeof EntryKeys / sizeof *EntryKeys &&
+           strcmp(key, EntryKeys[k]))
+      k++;
+    if (k == sizeof EntryKeys / sizeof *EntryKeys)
+      json_object_object_add(m, key, json_object_get(value));
+  }
+  return m;
+}
+
+/* Whether two entries name the same thread, function or region: equal
+ * values of every key of `keys` (NULL-terminated) that either has. */
+static int same_entry(json_object *a, json_object *b, const char *const *keys) {
+  for (; *keys; keys++)
+    if (!json_object_equal(json_at(a, *keys), json_at(b, *keys)))
+      return 0;
+  return 1;
+}
+
+static void merge_image_entries(json_object *into, json_object *from,
+                                const char *const *keys) {
+  for (size_t i = 0; into && from && i < json_object_array_length(from); i++) {
+    json_object *f = json_object_array_get_idx(from, i), *m;
+    size_t j = 0, n = json_object_array_length(into);
+    while (j < n && !same_entry(json_object_array_get_idx(into, j), f, keys))
+      j++;
+    if (j == n) {
+      json_object_array_add(into, json_object_get(f));
+      continue;
+    }
+    pisa_metrics_merge(json_object_array_get_idx(into, j),
+                       m = entry_metrics(f));
+    json_object_put(m);
+  }
+}
+
+static void merge_earlier_image(json_object *raw, json_object *earlier) {
+  static const char *const Thread[] = {"thread", NULL};
+  static const char *const Function[] = {"linkage_name", "module", NULL};
+  static const char *const Region[] = {"name", NULL};
+  pisa_metrics_merge(json_at(raw, "totals"), json_at(earlier, "totals"));
+  merge_image_entries(json_at(raw, "threads"), json_at(earlier, "threads"),
+                      Thread);
+  merge_image_entries(json_at(raw, "functions"), json_at(earlier, "functions"),
+                      Function);
+  merge_image_entries(json_at(raw, "regions"), json_at(earlier, "regions"),
+                      Region);
+  if (!json_object_get_boolean(json_at(earlier, "complete")))
+    json_object_object_add(raw, "complete", json_object_new_boolean(0));
+}
+
+/* The raw result of process `pid`, with its earlier images; NULL after an
+ * error message. */
+static json_object *read_raw_result(struct run_results *r, pid_t pid) {
+  char *path = xasprintf("%s/raw.%d.json", r->raw_dir, (int)pid);
+  json_object *raw = read_raw_file(r, pid, path);
+  free(path);
+  for (int n = 0; raw; n++) {
+    path = xasprintf("%s/exec.%d.%d.json", r->raw_dir, (int)pid, n);
+    json_object *earlier =
+        access(path, F_OK) == 0 ? read_raw_file(r, pid, path) : NULL;
+    free(path);
+    if (!earlier)
+      break;
+    merge_earlier_image(raw, earlier);
+    json_object_put(earlier);
+  }
+  return raw;
+}
+
+static int other_process_document(struct run_results *r, pid_t pid);
+
+static int has_rank(json_object *ranks, int64_t rank) {
+  for (size_t i = 0; i < json_object_array_length(ranks); i++)
+    if (json_object_get_int64(
+            json_at(json_object_array_get_idx(ranks, i), "rank")) == rank)
+      return 1;
+  return 0;
+}
+
+/* The document of one rank that pisa-char ran alone (mpirun ... pisa-char
+ * ./app): the job's other ranks write documents of their own, so they are
+ * not failures of this one; only its own ranks' failures count. */
+static void keep_own_failures(json_object *doc) {
+  json_object *failed = json_at(doc, "mpi/failed_ranks");
+  json_object *ranks = json_at(doc, "ranks"), *own = json_object_new_array();
+  for (size_t i = 0; failed && i < json_object_array_length(failed); i++) {
+    json_object *f = json_object_array_get_idx(failed, i);
+    if (has_rank(ranks, json_object_get_int64(json_at(f, "rank"))))
+      json_object_array_add(own, json_object_get(f));
+  }
+  json_object_object_add(
+      doc, "complete", json_object_new_boolean(!json_object_array_length(own)));
+  json_object_object_add(json_at(doc, "mpi"), "failed_ranks", own);
+}
+
+/* Counter mode: the run's "counter" object, which the merge of ranks does
+ * not carry: the first rank's settings, with the counter updates of all. */
+static void add_counter_settings(json_object *doc, json_object **raws,
+                                 size_t n) {
+  json_object *first = NULL;
+  uint64_t updates = 0;
+  for (size_t i = 0; i < n; i++) {
+    json_object *counter = raws[i] ? json_at(raws[i], "counter") : NULL;
+    if (!counter)
+      continue;
+    first = first ? first : counter;
+    updates += json_object_get_uint64(json_at(counter, "updates"));
+  }
+  if (!first || json_at(doc, "counter"))
+    return;
+  json_object *copy = NULL;
+  json_object_deep_copy(first, &copy, NULL);
+  json_object_object_add(copy, "updates", json_object_new_uint64(updates));
+  json_object_object_add(doc, "counter", copy);
+}
 
 /* The merged document of the ranks in `raws` (NULL entries skipped). */
-static int ranks_document(const struct run_results *r, json_object **raws,
-                          size_t n) {
+static int ranks_document(struct run_results *r, json_object **raws, size_t n) {
   struct pisa_rank_merge m;
   pisa_rank_merge_init(&m, r->mpi_ranks);
   for (size_t i = 0; i < n; i++)
@@ -216,6 +348,9 @@ static int ranks_document(const struct run_results *r, json_object **raws,
     error("%s", m.err);
     return RUN_FAILED;
   }
+  if (!r->mpi_ranks)
+    keep_own_failures(doc);
+  add_counter_settings(doc, raws, n);
   char about[64];
   int size = json_object_get_int(json_at(doc, "mpi/size"));
   snprintf(about, sizeof about, "%d rank%s, %s", size, size == 1 ? "" : "s",
@@ -227,7 +362,7 @@ static int ranks_document(const struct run_results *r, json_object **raws,
 
 /* --mpi: every rank's raw result goes into the one document; other
  * processes' (forked by a rank) become documents of their own. */
-static int write_mpi_results(const struct run_results *r, const pid_t *pids,
+static int write_mpi_results(struct run_results *r, const pid_t *pids,
                              size_t n) {
   json_object **raws = xmalloc((n ? n : 1) * sizeof *raws);
   int status = r->program.exit_status;
@@ -250,7 +385,7 @@ static int write_mpi_results(const struct run_results *r, const pid_t *pids,
   return status;
 }
 
-static int main_document(const struct run_results *r) {
+static int main_document(struct run_results *r) {
   json_object *raw = read_raw_result(r, r->pid);
   if (!raw)
     return RUN_FAILED;
@@ -272,7 +407,7 @@ static char *other_process_output(const char *output, pid_t pid) {
                    (int)pid, PISA_DOC_SUFFIX);
 }
 
-static int other_process_document(const struct run_results *r, pid_t pid) {
+static int other_process_document(struct run_results *r, pid_t pid) {
   char *output = other_process_output(r->output, pid);
   struct stat st;
   int status = 0;
@@ -299,7 +434,7 @@ static int other_process_document(const struct run_results *r, pid_t pid) {
   return status;
 }
 
-int run_results_write(const struct run_results *r) {
+int run_results_write(struct run_results *r) {
   size_t n;
   pid_t *pids = list_raw_results(r->raw_dir, &n);
   int status = r->program.exit_status;
@@ -330,4 +465,84 @@ int run_results_copy_csv(const char *raw_dir, pid_t pid, const char *to) {
     error("cannot write the block-set counts to %s: %s", to, strerror(errno));
   free(from);
   return status;
+}
+
+/* ---- Keeping the raw results for `pisa-char recover` ------------------- */
+
+#define RUN_DESCRIPTION "run.json"
+
+static char *absolute_path(const char *path) {
+  char cwd[4096];
+  if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+    return xstrdup(path);
+  return xasprintf("%s/%s", cwd, path);
+}
+
+int run_results_keep(const struct run_results *r) {
+  json_object *run = json_object_new_object();
+  char *output = absolute_path(r->output);
+  json_object_object_add(run, "output", json_object_new_string(output));
+  json_object_object_add(run, "pid", json_object_new_int64(r->pid));
+  json_object_object_add(run, "mpi_ranks", json_object_new_int(r->mpi_ranks));
+  json_object_object_add(run, "program", pisa_program_object(&r->program));
+  char *path = xasprintf("%s/%s", r->raw_dir, RUN_DESCRIPTION);
+  int rc = json_object_to_file(path, run);
+  json_object_put(run);
+  free(output);
+  free(path);
+  if (rc != 0) {
+    error("cannot keep the raw results in %s: %s", r->raw_dir, strerror(errno));
+    return -1;
+  }
+  error("the raw results are kept in %s; 'pisa-char recover %s' writes the "
+        "documents once there is room",
+        r->raw_dir, r->raw_dir);
+  return 0;
+}
+
+static char *string_at(json_object *o, const char *path) {
+  const char *s = json_object_get_string(json_at(o, path));
+  return xstrdup(s ? s : "");
+}
+
+/* The program's run as recorded in run.json; its strings are allocated. */
+static void program_from_json(json_object *p, struct pisa_program_run *run) {
+  json_object *args = json_at(p, "args");
+  int n = json_object_is_type(args, json_type_array)
+              ? (int)json_object_array_length(args)
+              : 0;
+  char **v = xmalloc((size_t)(n + 1) * sizeof *v);
+  for (int i = 0; i < n; i++)
+    v[i] = xstrdup(json_object_get_string(json_object_array_get_idx(args, i)));
+  v[n] = NULL;
+  *run = (struct pisa_program_run){
+      .path = string_at(p, "path"),
+      .args = v,
+      .nargs = n,
+      .exit_status = json_object_get_int(json_at(p, "exit_status")),
+      .signal = json_object_get_int(json_at(p, "signal")),
+      .wall_seconds = json_object_get_double(json_at(p, "wall_seconds"))};
+}
+
+int run_results_load(const char *dir, struct run_results *r) {
+  char err[1024];
+  char *path = xasprintf("%s/%s", dir, RUN_DESCRIPTION);
+  json_object *run = pisa_read_json_file(path, err, sizeof err);
+  free(path);
+  if (!run || !json_object_is_type(json_at(run, "output"), json_type_string) ||
+      !json_object_is_type(json_at(run, "program"), json_type_object)) {
+    error("%s: not the raw results of a pisa-char run (%s)", dir,
+          run ? "no run description" : err);
+    json_object_put(run);
+    return -1;
+  }
+  *r = (struct run_results){
+      .output = string_at(run, "output"),
+      .raw_dir = dir,
+      .force = 1,
+      .mpi_ranks = json_object_get_int(json_at(run, "mpi_ranks")),
+      .pid = (pid_t)json_object_get_int64(json_at(run, "pid"))};
+  program_from_json(json_at(run, "program"), &r->program);
+  json_object_put(run);
+  return 0;
 }

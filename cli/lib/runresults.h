@@ -20,7 +20,9 @@ struct run_results {
   int quiet;            /* no summary line per document */
   int mpi_ranks;        /* ranks of a --mpi job, else 0 */
   struct pisa_program_run program;
-  pid_t pid; /* the started process */
+  pid_t pid;     /* the started process */
+  int unwritten; /* set by run_results_write: a document could not be
+                    written (no room, ...) */
 };
 
 /* A new private directory under $TMPDIR (or /tmp) for the raw results;
@@ -33,7 +35,16 @@ void run_results_dir_remove(const char *dir);
 /* Writes the documents of every raw result, the started process's first;
  * returns the program's exit status, or RUN_FAILED when any analysis
  * result is missing or bad. */
-int run_results_write(const struct run_results *r);
+int run_results_write(struct run_results *r);
+
+/* After a document could not be written: describes the run in the raw
+ * directory (run.json) and says that it is kept for `pisa-char recover`;
+ * 0, or -1 after an error message (the directory can then go). */
+int run_results_keep(const struct run_results *r);
+/* The run kept in `dir` by run_results_keep, to write its documents again
+ * (replacing any written before); 0, or -1 after an error message.  The
+ * strings are allocated and live as long as the process. */
+int run_results_load(const char *dir, struct run_results *r);
 
 /* --csv FILE: copies the started process's per-set counts to `to`; 0, or
  * -1 after an error message. */

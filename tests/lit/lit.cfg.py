@@ -27,6 +27,10 @@ if shutil.which("mpirun") and os.path.exists(
         os.path.join(config.pisa_lib_dir, "libpisa_mpi.so")):
     config.available_features.add("mpi")
 
+# Root: tests that mount a small tmpfs in a mount namespace of their own.
+if os.geteuid() == 0 and shutil.which("unshare"):
+    config.available_features.add("root")
+
 plugin = os.path.join(config.pisa_lib_dir, "pisa-pass.so")
 tools = os.path.join(config.pisa_src_root, "tests", "tools")
 config.substitutions += [

@@ -21,6 +21,9 @@
  *   create PATH         create an empty file PATH
  *   wait                print "ready", then read a line from stdin; a
  *                       SIGTERM or SIGHUP meanwhile acts like "kill"
+ *   late-signal N       leave behind a process that sends signal N to
+ *                       pisa-char (the parent) as soon as this process has
+ *                       ended and been reaped: while pisa-char writes
  * Built with -DFAKE_UNINSTRUMENTED it lacks the marker section. */
 #include <signal.h>
 #include <stdio.h>
@@ -157,6 +160,20 @@ static void fork_child(void) {
   waitpid(pid, NULL, 0);
 }
 
+static void late_signal(int sig) {
+  pid_t self = getpid(), parent = getppid();
+  fflush(NULL);
+  if (fork() != 0)
+    return;
+  close(0);
+  close(1);
+  close(2);
+  while (kill(self, 0) == 0) /* until the zombie is reaped */
+    usleep(100);
+  kill(parent, sig);
+  _exit(0);
+}
+
 /* The signal is acted on outside the handler, which only interrupts read(). */
 static void wait_for_line(void) {
   struct sigaction sa = {.sa_handler = on_signal};
@@ -210,6 +227,8 @@ int main(int argc, char **argv) {
       fclose(fopen(argv[++i], "w"));
     else if (!strcmp(cmd, "wait"))
       wait_for_line();
+    else if (!strcmp(cmd, "late-signal"))
+      late_signal(atoi(argv[++i]));
   }
   return 0;
 }

@@ -1,0 +1,53 @@
+// An instrumented SIGALRM handler that touches memory, from an interval
+// timer firing every 200 us while the program streams through memory, so
+// the handler often runs while the runtime decodes a full buffer (issue 15,
+// item 2: it used to wait for the lock the interrupted decoder held, and
+// hung).  Ten runs, each under a 60 s timeout: each ends, with the
+// program's own output (16 passes over 65536 ints: sum 1048576, and at
+// least one alarm) and status, and a complete document that lists the
+// handler.
+// RUN: %pisa-cc -O1 -o %t %s
+// RUN: sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do \
+// RUN:   timeout -s KILL 60 %pisa-char -q --force -o %t.json %t > %t.out \
+// RUN:   && grep -q "^sum 1048576 alarms [1-9]" %t.out || exit 1; done'
+// RUN: %validate %t.json
+// RUN: %jcheck %t.json "d['complete'] is True" \
+// RUN:   "d['program']['exit_status'] == 0" \
+// RUN:   "fn('on_alarm')['memory_accesses']['stores'] >= 1"
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+
+static volatile long ticks[64];
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig) {
+  (void)sig;
+  long n = alarms + 1;
+  for (int i = 0; i < 64; i++) /* touches memory: refills the buffer */
+    ticks[i] += n;
+  alarms = (sig_atomic_t)n;
+}
+
+static int data[1 << 16];
+
+int main(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGALRM, &sa, NULL);
+  struct itimerval every = {{0, 200}, {0, 200}};
+  setitimer(ITIMER_REAL, &every, NULL);
+  long sum = 0;
+  for (int pass = 0; pass < 16; pass++)
+    for (int i = 0; i < (1 << 16); i++) {
+      data[i] += 1;
+      sum += data[i] > 0;
+    }
+  struct itimerval off = {{0, 0}, {0, 0}};
+  setitimer(ITIMER_REAL, &off, NULL);
+  printf("sum %ld alarms %d\n", sum, (int)alarms);
+  return 0;
+}
