@@ -32,8 +32,11 @@ static const char Style[] =
     "th,td{border:1px solid #ddd;padding:3px 7px;text-align:right}\n"
     "th{background:#f2f2f2}td.name,th.name{text-align:left}\n"
     "td small{color:#777}\n"
-    ".bar{display:inline-block;height:9px;background:#0072b2;"
-    "margin-right:6px}\n"
+    ".bar{display:inline-block;height:9px;background:#0072b2}"
+    ".bar.neg{background:#d55e00}\n"
+    ".score{display:inline-flex;width:100px;margin-right:6px}"
+    "details pre{text-align:left;white-space:pre-wrap;max-width:60em;"
+    "font-size:12px}\n"
     "nav a{margin-right:1em}\n"
     ".pair{display:flex;flex-wrap:wrap;gap:0 24px}"
     ".pair figure{margin-top:0;max-width:620px}\n"
@@ -174,7 +177,7 @@ static void similarity(struct report *r) {
 /* ---- The page ---------------------------------------------------------- */
 
 json_object *report_totals(const struct report *r, size_t i) {
-  return json_at(r->set->docs[i].root, "totals");
+  return doc_metrics_of_record(&r->set->docs[i]);
 }
 
 void report_line_figure(struct report *r, struct svg_chart *chart, double width,
