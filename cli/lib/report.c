@@ -189,12 +189,44 @@ void report_line_figure(struct report *r, struct svg_chart *chart, double width,
   html_figure_close(&r->html, note);
 }
 
+struct bar_key {
+  double value;
+  size_t index;
+};
+
+/* Largest first, missing values (NaN) last, ties in document order. */
+static int by_value(const void *a, const void *b) {
+  const struct bar_key *x = a, *y = b;
+  if (isnan(x->value) != isnan(y->value))
+    return isnan(x->value) ? 1 : -1;
+  if (!isnan(x->value) && x->value != y->value)
+    return x->value < y->value ? 1 : -1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
 void report_bar_figure(struct report *r, const struct svg_chart *chart,
                        const struct svg_series *s, size_t n, int stacked,
                        const char *note) {
+  size_t count = r->set->count;
+  struct bar_key *keys = xcalloc(count + 1, sizeof *keys);
+  const char **labels = xcalloc(count + 1, sizeof *labels);
+  double *ys = xcalloc(n * count + 1, sizeof *ys);
+  struct svg_series *sorted = xcalloc(n + 1, sizeof *sorted);
+  for (size_t i = 0; i < count; i++)
+    keys[i] = (struct bar_key){s[0].y[i], i};
+  qsort(keys, count, sizeof *keys, by_value);
+  for (size_t j = 0; j < count; j++)
+    labels[j] = r->labels[keys[j].index];
+  for (size_t k = 0; k < n; k++) {
+    sorted[k] = s[k];
+    sorted[k].y = &ys[k * count];
+    for (size_t j = 0; j < count; j++)
+      ys[k * count + j] = s[k].y[keys[j].index];
+  }
   html_figure_open(&r->html, chart->title);
-  svg_bar_chart(&r->html, chart, r->labels, r->set->count, s, n, stacked);
+  svg_bar_chart(&r->html, chart, labels, count, sorted, n, stacked);
   html_figure_close(&r->html, note);
+  free(keys), free(labels), free(ys), free(sorted);
 }
 
 void report_build(const struct report_options *o, const struct pisa_docset *set,
