@@ -1,9 +1,8 @@
 /* cmd_rank.c: `pisa-char rank`, which orders applications (or their
- * functions) as near-memory-computing offload candidates with the model of
- * rank.h, and prints every metric's contribution so a user sees why. */
+ * functions) as near-memory-computing offload candidates by the estimated
+ * speed-up of the model of rank.h, and explains every term on request. */
 #include "cmdline.h"
 #include "commands.h"
-#include "docmetrics.h"
 #include "docset.h"
 #include "jsonpath.h"
 #include "numbers.h"
@@ -17,87 +16,111 @@
 static const char usage_text[] =
     "usage: pisa-char rank [options] FILE|DIR...\n"
     "\n"
-    "Ranks applications (the totals of each document), or with --by function\n"
+    "Ranks applications (each document's metrics), or with --by function\n"
     "every function of every document, as candidates for near-memory\n"
-    "computing. score = sum of weight x normalised metric over the metrics a\n"
-    "document holds, divided by the sum of their weights; each metric column\n"
-    "is its contribution to the score (n/a: not in the document). The model\n"
-    "is explained in docs/ranking.md. DIR means every *.json file in it.\n"
+    "computing: from the work, the traffic past a modelled cache (the reuse\n"
+    "histogram) and the parallelism in a bounded window, a roofline-style\n"
+    "time on a host and on a near-memory machine; score = log2(host time /\n"
+    "near-memory time). docs/ranking.md explains the model. DIR means every\n"
+    "*.json document in the tree under it (other JSON files are skipped with\n"
+    "a note); deep and counter documents are not mixed.\n"
     "\n"
-    "  --by WHAT           rank applications (app, the default) or\n"
-    "                      functions (function)\n"
+    "  --by app|function   rank applications (default) or functions\n"
     "  --top N             print the N best candidates only\n"
     "  --format FORMAT     output format, one of {format} (default table)\n"
     "  --json              the same as --format json\n"
-    "  --weights LIST      name=w,... with w >= 0; names: {weights}\n"
-    "                      (defaults 1, 1, 1, 1, 2, 1, 1, 1)\n"
-    "  --llc-bytes N       last-level cache capacity for the miss ratio,\n"
-    "                      optionally with K, M or G (x1024); default 32M\n"
+    "  --explain           after the table, every term of every candidate\n"
+    "  --machine FILE      the host and near-memory machines (pisa-machine/1\n"
+    "                      JSON; default: the built-in machines/default.json)\n"
+    "  --llc-bytes N       the host's last-level cache, optionally with K, M\n"
+    "                      or G (x1024), instead of the machine's\n"
     "  --min-share X       leave out functions that make less than X (0..1)\n"
     "                      of their program's memory accesses (default 0.01)\n"
     "  --all               keep every function\n"
     "  -h, --help          show this help\n"
     "\n"
-    "Exit status: 0 on success, 2 on bad usage or an unreadable, malformed\n"
-    "or invalid document.\n";
+    "Exit status: 0 on success, 2 on bad usage, a bad machine file or an\n"
+    "unreadable, malformed or invalid document.\n";
 
 struct options {
   struct rank_model model;
-  int by_function, all;
+  int by_function, all, explain;
   long top;
   double min_share;
-  enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } format; /* FormatNames */
+  enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } format;
 };
 
 /* ---- Output ------------------------------------------------------------- */
 
-/* Which candidates come from sampled runs: their values are estimates. */
-static void sampling_notes(const struct rank_candidate *c, size_t n) {
-  char note[256];
-  for (size_t i = 0; i < n; i++)
-    if (metrics_sampling_note(c[i].doc->root, note, sizeof note))
-      printf("\nestimate: %s was %s\n", c[i].label, note);
+static void print_machine(const struct machine *m) {
+  char summary[200];
+  printf("NMC offload candidates, machine %s\n%s\nscore = log2 of the "
+         "estimated speed-up near memory; traffic = bytes past the\nhost's "
+         "cache per operation\n\n",
+         m->name, machine_summary(m, summary, sizeof summary));
+}
+
+/* A marker after the candidate: '*' footprint fits the host's cache, '~'
+ * counts not exact. */
+static const char *marks(const struct rank_candidate *c) {
+  char precision[32];
+  int inexact =
+      strcmp(doc_precision(c->doc, precision, sizeof precision), "exact") != 0;
+  static const char *const Marks[] = {"", "*", "~", "*~"};
+  return Marks[c->result.fits + 2 * inexact];
+}
+
+static void print_row(size_t rank, const struct rank_candidate *c) {
+  const struct rank_result *r = &c->result;
+  char label[64];
+  snprintf(label, sizeof label, "%.24s%s", c->label, marks(c));
+  if (!r->valid) {
+    printf("%3zu %6s %8s  %-26s (no instructions)\n", rank, "n/a", "n/a",
+           label);
+    return;
+  }
+  printf("%3zu %+6.2f %7.3gx  %-26s %9.3g %8.3g", rank, r->score, r->speedup,
+         label, r->t.ops, r->host.traffic / r->t.ops);
+  if (r->t.has_ilp)
+    printf(" %5.3g %5.3g", r->t.ilp, r->t.mlp);
+  else
+    printf(" %5s %5s", "n/a", "n/a");
+  printf("  %-9s %s\n", rank_bound(&r->host), rank_bound(&r->nmc));
+}
+
+static void print_explanations(const struct rank_candidate *c, size_t n,
+                               const struct options *o) {
+  struct strbuf b = {0};
+  for (size_t i = 0; i < n; i++) {
+    char precision[32];
+    sb_printf(&b, "\n%zu. %s (%s, %s)\n", i + 1, c[i].label, c[i].doc->path,
+              doc_precision(c[i].doc, precision, sizeof precision));
+    rank_explain(&b, &o->model, &c[i].result, "   ");
+  }
+  fputs(b.data ? b.data : "", stdout);
+  sb_free(&b);
 }
 
 static void print_table(const struct rank_candidate *c, size_t n,
                         const struct options *o) {
-  char llc[32];
-  uint64_t lines = o->model.llc_bytes / RANK_LINE_BYTES;
-  int absent[RANK_NUM_METRICS] = {0};
-  printf("NMC offload candidates (LLC %s, 64 B lines); columns after the "
-         "candidate are each\nmetric's contribution: weight x normalised "
-         "value / sum of the weights present\n\n",
-         format_bytes(llc, sizeof llc, (double)o->model.llc_bytes));
-  printf("%3s %5s  %-25s", "#", "score", "candidate");
-  for (int m = 0; m < RANK_NUM_METRICS; m++)
-    printf(" %7.7s", rank_metric_name(m));
-  printf("\n%3s %5s  %-25s", "", "", "(weight)");
-  for (int m = 0; m < RANK_NUM_METRICS; m++)
-    printf(" %7g", o->model.weights[m]);
-  putchar('\n');
+  int fits = 0, inexact = 0;
+  print_machine(&o->model.machine);
+  printf("%3s %6s %8s  %-26s %9s %8s %5s %5s  %-9s %s\n", "#", "score",
+         "speed-up", "candidate", "ops", "traffic", "ILP", "MLP", "host",
+         "near-mem");
   for (size_t i = 0; i < n; i++) {
-    const struct rank_result *r = &c[i].result;
-    if (r->score < 0)
-      printf("%3zu %5s  %-25.25s", i + 1, "n/a", c[i].label);
-    else
-      printf("%3zu %5.3f  %-25.25s", i + 1, r->score, c[i].label);
-    for (int m = 0; m < RANK_NUM_METRICS; m++) {
-      if (r->present[m])
-        printf(" %7.3f", r->contribution[m]);
-      else
-        printf(" %7s", "n/a"), absent[m]++;
-    }
-    putchar('\n');
+    print_row(i + 1, &c[i]);
+    fits |= strchr(marks(&c[i]), '*') != NULL;
+    inexact |= strchr(marks(&c[i]), '~') != NULL;
   }
-  if (absent[RANK_DLP] + absent[RANK_BBLP] + absent[RANK_PBBLP])
-    puts("\nn/a: not in the document; the parallelism metrics (dlp, bblp, "
-         "pbblp) are\nabsent until pisa-char computes them, and a score "
-         "covers only the metrics present.");
-  sampling_notes(c, n);
-  if (lines & (lines - 1))
-    printf("\nnote: %s / 64 B is not a power of two lines: the miss ratio "
-           "is interpolated\nwithin a log2 reuse-distance bin.\n",
-           llc);
+  if (fits)
+    puts("\n*: the footprint fits the host's cache, so only cold misses "
+         "reach memory; a\nlarger input may rank higher (--explain says "
+         "from which size).");
+  if (inexact)
+    puts("\n~: sampled or approximate counts (--explain says which).");
+  if (o->explain)
+    print_explanations(c, n, o);
 }
 
 /* A quoted CSV field: quotes inside are doubled (RFC 4180). */
@@ -112,13 +135,12 @@ static void print_csv_field(const char *s) {
 }
 
 static void print_csv(const struct rank_candidate *c, size_t n) {
-  printf("rank,candidate,document,function,score");
-  for (int m = 0; m < RANK_NUM_METRICS; m++)
-    printf(",%s_value,%s_normalised,%s_contribution", rank_metric_name(m),
-           rank_metric_name(m), rank_metric_name(m));
-  putchar('\n');
+  puts("rank,candidate,document,function,precision,score,speedup,ops,bytes,"
+       "footprint,host_traffic,nmc_traffic,intensity,ilp,mlp,dlp2,"
+       "host_time_ns,host_bound,nmc_time_ns,nmc_bound,fits");
   for (size_t i = 0; i < n; i++) {
     const struct rank_result *r = &c[i].result;
+    char precision[32];
     printf("%zu,", i + 1);
     print_csv_field(c[i].label);
     putchar(',');
@@ -127,64 +149,111 @@ static void print_csv(const struct rank_candidate *c, size_t n) {
     print_csv_field(c[i].function
                         ? json_object_get_string(json_at(c[i].function, "name"))
                         : "");
-    putchar(',');
-    if (r->score >= 0)
-      printf("%.6g", r->score);
-    for (int m = 0; m < RANK_NUM_METRICS; m++) {
-      if (r->present[m])
-        printf(",%.6g,%.6g,%.6g", r->value[m], r->normalised[m],
-               r->contribution[m]);
-      else
-        printf(",,,");
+    printf(",%s,", doc_precision(c[i].doc, precision, sizeof precision));
+    if (!r->valid) {
+      puts(",,,,,,,,,,,,,,,");
+      continue;
     }
-    putchar('\n');
+    printf("%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", r->score, r->speedup,
+           r->t.ops, r->t.bytes, r->t.footprint, r->host.traffic,
+           r->nmc.traffic);
+    if (r->intensity >= 0)
+      printf("%.6g", r->intensity);
+    if (r->t.has_ilp)
+      printf(",%.6g,%.6g,", r->t.ilp, r->t.mlp);
+    else
+      printf(",,,");
+    if (r->t.has_dlp)
+      printf("%.6g", r->t.dlp2);
+    printf(",%.6g,%s,%.6g,%s,%d\n", r->host.time, rank_bound(&r->host),
+           r->nmc.time, rank_bound(&r->nmc), r->fits);
   }
+}
+
+static json_object *time_json(const struct rank_time *t) {
+  json_object *o = json_object_new_object();
+  static const char *const Keys[] = {"misses",       "traffic",    "issue",
+                                     "lanes",        "inflight",   "compute_ns",
+                                     "bandwidth_ns", "latency_ns", "time_ns"};
+  const double v[] = {t->misses,    t->traffic,  t->issue,
+                      t->lanes,     t->inflight, t->compute,
+                      t->bandwidth, t->latency,  t->time};
+  for (size_t i = 0; i < sizeof Keys / sizeof *Keys; i++)
+    json_object_object_add(o, Keys[i], json_object_new_double(v[i]));
+  json_object_object_add(o, "bound", json_object_new_string(rank_bound(t)));
+  json_object_object_add(o, "interpolated",
+                         json_object_new_boolean(t->interpolated));
+  return o;
+}
+
+static json_object *optional(int present, double v) {
+  return present ? json_object_new_double(v) : NULL;
+}
+
+static json_object *terms_json(const struct rank_result *r) {
+  json_object *o = json_object_new_object();
+  json_object_object_add(o, "ops", json_object_new_double(r->t.ops));
+  json_object_object_add(o, "bytes", json_object_new_double(r->t.bytes));
+  json_object_object_add(o, "footprint",
+                         optional(r->t.footprint > 0, r->t.footprint));
+  json_object_object_add(o, "references", optional(r->t.has_reuse, r->t.refs));
+  json_object_object_add(o, "intensity",
+                         optional(r->intensity >= 0, r->intensity));
+  json_object_object_add(o, "window", optional(r->t.has_ilp, r->t.window));
+  json_object_object_add(o, "ilp", optional(r->t.has_ilp, r->t.ilp));
+  json_object_object_add(o, "mlp", optional(r->t.has_ilp, r->t.mlp));
+  json_object_object_add(o, "dlp2", optional(r->t.has_dlp, r->t.dlp2));
+  return o;
 }
 
 static json_object *candidate_json(const struct rank_candidate *c, size_t rank,
                                    const struct options *o) {
   const struct rank_result *r = &c->result;
-  json_object *obj = json_object_new_object(), *metrics;
+  json_object *obj = json_object_new_object();
+  char precision[32];
+  struct strbuf why = {0};
   json_object_object_add(obj, "rank", json_object_new_int64((int64_t)rank));
   json_object_object_add(obj, "candidate", json_object_new_string(c->label));
   json_object_object_add(obj, "document", json_object_new_string(c->doc->path));
   json_object_object_add(
       obj, "function",
       c->function ? json_object_get(json_at(c->function, "name")) : NULL);
-  json_object_object_add(
-      obj, "score", r->score >= 0 ? json_object_new_double(r->score) : NULL);
-  json_object_object_add(obj, "metrics", metrics = json_object_new_object());
-  for (int m = 0; m < RANK_NUM_METRICS; m++) {
-    json_object *e = NULL;
-    if (r->present[m]) {
-      e = json_object_new_object();
-      json_object_object_add(e, "value", json_object_new_double(r->value[m]));
-      json_object_object_add(e, "normalised",
-                             json_object_new_double(r->normalised[m]));
-      json_object_object_add(e, "weight",
-                             json_object_new_double(o->model.weights[m]));
-      json_object_object_add(e, "contribution",
-                             json_object_new_double(r->contribution[m]));
-      if (m == RANK_MISS)
-        json_object_object_add(e, "interpolated",
-                               json_object_new_boolean(r->miss_interpolated));
-    }
-    json_object_object_add(metrics, rank_metric_name(m), e);
+  json_object_object_add(obj, "precision",
+                         json_object_new_string(doc_precision(
+                             c->doc, precision, sizeof precision)));
+  json_object_object_add(obj, "score", optional(r->valid, r->score));
+  json_object_object_add(obj, "speedup", optional(r->valid, r->speedup));
+  json_object_object_add(obj, "fits", json_object_new_boolean(r->fits));
+  if (r->valid) {
+    json_object_object_add(obj, "terms", terms_json(r));
+    json_object_object_add(obj, "host", time_json(&r->host));
+    json_object_object_add(obj, "nmc", time_json(&r->nmc));
   }
+  rank_explain(&why, &o->model, r, "");
+  json_object_object_add(obj, "explanation", json_object_new_string(why.data));
+  sb_free(&why);
   return obj;
+}
+
+static json_object *side_json(const struct machine_side *s) {
+  json_object *o = json_object_new_object();
+  json_object_object_add(o, "cores", json_object_new_double(s->cores));
+  json_object_object_add(o, "llc_bytes", json_object_new_double(s->llc_bytes));
+  json_object_object_add(o, "bandwidth_gbs",
+                         json_object_new_double(s->bandwidth_gbs));
+  return o;
 }
 
 static void print_json(const struct rank_candidate *c, size_t n,
                        const struct options *o) {
-  json_object *root = json_object_new_object(), *list, *weights;
+  json_object *root = json_object_new_object(), *list, *machine;
   json_object_object_add(
       root, "by", json_object_new_string(o->by_function ? "function" : "app"));
-  json_object_object_add(root, "llc_bytes",
-                         json_object_new_int64((int64_t)o->model.llc_bytes));
-  json_object_object_add(root, "weights", weights = json_object_new_object());
-  for (int m = 0; m < RANK_NUM_METRICS; m++)
-    json_object_object_add(weights, rank_metric_name(m),
-                           json_object_new_double(o->model.weights[m]));
+  json_object_object_add(root, "machine", machine = json_object_new_object());
+  json_object_object_add(machine, "name",
+                         json_object_new_string(o->model.machine.name));
+  json_object_object_add(machine, "host", side_json(&o->model.machine.host));
+  json_object_object_add(machine, "nmc", side_json(&o->model.machine.nmc));
   json_object_object_add(root, "candidates", list = json_object_new_array());
   for (size_t i = 0; i < n; i++)
     json_object_array_add(list, candidate_json(&c[i], i + 1, o));
@@ -200,7 +269,8 @@ static const struct option RankOptions[] = {
     {"top", required_argument, NULL, 't'},
     {"format", required_argument, NULL, 'f'},
     {"json", no_argument, NULL, 'j'},
-    {"weights", required_argument, NULL, 'w'},
+    {"explain", no_argument, NULL, 'e'},
+    {"machine", required_argument, NULL, 'M'},
     {"llc-bytes", required_argument, NULL, 'l'},
     {"min-share", required_argument, NULL, 'm'},
     {"all", no_argument, NULL, 'a'},
@@ -215,7 +285,6 @@ static const struct name_table By = NAME_TABLE_INIT(ByNames),
 static const struct cmdline_values RankValues[] = {
     {"by", &By},
     {"format", &Formats},
-    {"weights", &rank_metric_names},
     {NULL, NULL},
 };
 
@@ -229,7 +298,6 @@ const struct command_line rank_line = {
 
 static int take_option(int opt, char *arg, void *ctx) {
   struct options *o = ctx;
-  char err[512];
   size_t choice;
   int status = 0;
   if (opt == 'b' && !(status = cmdline_choose(&rank_line, "by", arg, &choice)))
@@ -241,8 +309,9 @@ static int take_option(int opt, char *arg, void *ctx) {
     o->format = (int)choice;
   else if (opt == 'j')
     o->format = FORMAT_JSON;
-  else if (rank_model_option(&o->model, opt, arg, err, sizeof err))
-    return usage_error(&rank_line, "%s", err);
+  else if (status == 0 &&
+           (status = rank_model_option(&rank_line, &o->model, opt, arg)))
+    return status;
   else if (opt == 'm') {
     char *end;
     o->min_share = strtod(arg, &end);
@@ -251,6 +320,8 @@ static int take_option(int opt, char *arg, void *ctx) {
                          "--min-share wants a number in [0, 1], not '%s'", arg);
   } else if (opt == 'a')
     o->all = 1;
+  else if (opt == 'e')
+    o->explain = 1;
   return status;
 }
 

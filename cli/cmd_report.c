@@ -25,14 +25,15 @@ static const char usage_text[] =
     "ILP, the instruction mix, miss-ratio curves, reuse-distance histograms,\n"
     "the first two principal components of `pisa-char compare` and the top\n"
     "functions of each application. docs/report.md explains how to read it.\n"
-    "DIR means every *.json file in it.\n"
+    "DIR means every *.json document in the tree under it (other JSON files\n"
+    "are skipped with a note); deep and counter documents are not mixed.\n"
     "\n"
     "  -o, --output FILE   the HTML file to write (required)\n"
     "      --force         replace FILE if it exists\n"
     "      --title TEXT    the report's title (default \"pisa-char report\")\n"
     "      --functions N   functions per application table (default 10)\n"
-    "      --weights LIST  weights of the ranking model (see rank --help)\n"
-    "      --llc-bytes N   last-level cache for the ranking (default 32M)\n"
+    "      --machine FILE  machines of the ranking model (see rank --help)\n"
+    "      --llc-bytes N   the host's last-level cache for the ranking\n"
     "      --clusters K    k-means clusters of the components (default 3)\n"
     "  -h, --help          show this help\n"
     "\n"
@@ -54,7 +55,7 @@ static const struct option ReportOptions[] = {
     {"title", required_argument, NULL, 'T'},
     {"functions", required_argument, NULL, 'n'},
     {"clusters", required_argument, NULL, 'k'},
-    {"weights", required_argument, NULL, 'w'},
+    {"machine", required_argument, NULL, 'M'},
     {"llc-bytes", required_argument, NULL, 'l'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -70,7 +71,7 @@ const struct command_line report_line = {
 static int take_option(int opt, char *arg, void *ctx) {
   struct options *o = ctx;
   struct report_options *r = &o->report;
-  char err[512];
+  int model;
   if (opt == 'o')
     o->output = arg;
   else if (opt == 'F')
@@ -83,8 +84,8 @@ static int take_option(int opt, char *arg, void *ctx) {
   else if (opt == 'k' && parse_long(arg, 1, 1000000, &r->clusters))
     return usage_error(&report_line, "--clusters wants a count >= 1, not '%s'",
                        arg);
-  else if (rank_model_option(&r->model, opt, arg, err, sizeof err))
-    return usage_error(&report_line, "%s", err);
+  else if ((model = rank_model_option(&report_line, &r->model, opt, arg)))
+    return model;
   return 0;
 }
 

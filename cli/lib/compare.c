@@ -239,7 +239,7 @@ static void build_matrix(const struct pisa_docset *set, struct comparison *c) {
   int *present = xcalloc(n * all, sizeof *present);
   int *flat = xcalloc(all, sizeof *flat);
   for (size_t i = 0; i < n; i++)
-    features_of(json_at(set->docs[i].root, "totals"), &raw[i * all],
+    features_of(doc_metrics_of_record(&set->docs[i]), &raw[i * all],
                 &present[i * all]);
   compare_standardise(raw, n, all, flat);
   c->n = n;

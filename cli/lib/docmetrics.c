@@ -50,6 +50,14 @@ static json_object *reuse_histogram(json_object *m, unsigned line_bytes) {
   return NULL;
 }
 
+double metrics_reuse_references(json_object *m, unsigned line_bytes) {
+  json_object *h = reuse_histogram(m, line_bytes), *bins = json_at(h, "bins");
+  double n = h ? json_count_at(h, "cold") : 0;
+  for (size_t i = 0; bins && i < json_object_array_length(bins); i++)
+    n += json_object_get_double(json_object_array_get_idx(bins, i));
+  return n;
+}
+
 /* The share of bin i's accesses whose distance is >= lines. Bin 0 holds
  * distance 0; bin i >= 1 holds [2^(i-1), 2^i). */
 static double bin_share_at_least(size_t i, double lines, int *interpolated) {

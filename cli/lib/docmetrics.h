@@ -26,6 +26,10 @@ double metrics_accesses(json_object *metrics);
 /* H_k of memory_entropy; 1 when present, else 0. */
 int metrics_entropy(json_object *metrics, int k, double *out);
 
+/* The references of the reuse histogram of that line size (cold + every
+ * bin); 0 when there is none. */
+double metrics_reuse_references(json_object *metrics, unsigned line_bytes);
+
 /* The miss ratio of a fully associative LRU cache of cache_bytes with
  * line_bytes lines, estimated from the reuse histogram of that line size:
  * (cold + accesses with distance >= C) / all, C = cache_bytes / line_bytes

@@ -18,11 +18,29 @@ struct pisa_docset {
   size_t count;
 };
 
-/* Loads every FILE, and every *.json file (*.pisa.json included) directly
- * in every DIR, and validates each against the built-in pisa-char/1
- * schema. On the first problem prints one line "pisa-char: FILE: problem"
- * and returns -1 (the caller exits 2); else 0 with at least one document. */
+/* Loads every FILE, and every *.json file (*.pisa.json included) in the
+ * tree under every DIR (a sweep's output directory, say), and validates
+ * each against the built-in pisa-char/1 schema. In a tree, JSON that is
+ * not a pisa-char/1 document (a sweep's summary.json, a raw result) is
+ * skipped with a note on stderr; a named FILE must be a document. On the
+ * first problem (malformed JSON, a document breaking the schema, a DIR
+ * without documents, deep and counter documents mixed) prints one line
+ * "pisa-char: FILE: problem" and returns -1 (the caller exits 2); else 0
+ * with at least one document, all of one mode. */
 int docset_load(struct pisa_docset *set, char *const *args, int nargs);
 void docset_free(struct pisa_docset *set);
+
+/* The METRICS object the commands read for a document: its metrics of
+ * record (today the totals; the region of interest when issue 14 item 1
+ * lands: change this one function). */
+json_object *doc_metrics_of_record(const struct pisa_doc *doc);
+
+/* 1 for a counter-mode document, 0 for a deep one. */
+int doc_is_counter(const struct pisa_doc *doc);
+
+/* How exact a document's counts are, for people: "exact", "sampled 1/N"
+ * (counter mode's regions) or "approximate" (a deep family computed with
+ * a bounded-memory approximation). */
+const char *doc_precision(const struct pisa_doc *doc, char *buf, size_t n);
 
 #endif

@@ -1,76 +1,98 @@
-/* rank.h: the NMC offload-candidate model of `pisa-char rank` and of the
- * report (described in docs/ranking.md): per candidate, metrics normalised
- * to [0, 1] with fixed transforms, weighted, and summed over the metrics
- * the document holds; and the candidates of a document set, ranked. */
+/* rank.h: the NMC offload model of `pisa-char rank` and of the report
+ * (docs/ranking.md): from a candidate's work, its traffic past a modelled
+ * cache (the 64-byte reuse histogram) and its parallelism in a bounded
+ * window, a roofline-style time on the host and on the near-memory machine
+ * of a machine description (machine.h); the score is log2 of their ratio,
+ * the estimated speed-up of running the candidate near memory. */
 #ifndef PISA_CLI_RANK_H
 #define PISA_CLI_RANK_H
 
-#include "suggest.h"
+#include "machine.h"
+#include "strbuf.h"
 
 #include <json-c/json.h>
 #include <stddef.h>
 #include <stdint.h>
 
-enum rank_metric {
-  RANK_INTENSITY, /* memory accesses per instruction */
-  RANK_BYTES,     /* bytes loaded and stored per instruction */
-  RANK_ENTROPY,   /* H_6: entropy of 64-byte line addresses */
-  RANK_SPATIAL,   /* 1 - strict spatial locality score */
-  RANK_MISS,      /* estimated miss ratio of the last-level cache */
-  RANK_DLP,       /* dlp2 */
-  RANK_BBLP,      /* bblp_smart */
-  RANK_PBBLP,     /* pbblp */
-  RANK_NUM_METRICS
-};
-
 /* Functions making less than this share of their program's memory
  * accesses are left out of function rankings by default. */
 #define RANK_MIN_SHARE 0.01
 
-/* The line size of the last-level cache the miss ratio is estimated for. */
+/* The line size of the caches the traffic is estimated for. */
 #define RANK_LINE_BYTES 64
 
 struct rank_model {
-  double weights[RANK_NUM_METRICS];
-  uint64_t llc_bytes; /* capacity of the last-level cache, 64-byte lines */
+  struct machine machine;
+};
+
+/* What the model reads from one METRICS object. */
+struct rank_terms {
+  int counter;      /* counter mode: no reuse histogram, ILP or DLP */
+  double ops;       /* instructions executed: the work */
+  double bytes;     /* bytes loaded and stored */
+  double footprint; /* bytes touched; 0 when absent */
+  int has_reuse;    /* a 64-byte reuse histogram */
+  double refs;      /* line references of that histogram */
+  int has_ilp;      /* an ILP schedule with a finite window */
+  double window;    /* the largest finite window */
+  double ilp, mlp;  /* ILP, and ILP of the memory category, at it */
+  int has_dlp;
+  double dlp2;
+};
+
+/* The time of the candidate on one side of the machine (ns). */
+struct rank_time {
+  double misses;    /* 64-byte lines that miss this side's cache */
+  double traffic;   /* bytes moved past it: 64 x misses */
+  double issue;     /* instructions a core issues per cycle: min(width, ILP) */
+  double lanes;     /* SIMD lanes used: min(simd, DLP2) */
+  double inflight;  /* misses in flight per core: min(mlp, memory ILP) */
+  double compute;   /* ops / (cores x GHz x issue x lanes) */
+  double bandwidth; /* traffic / bandwidth */
+  double latency;   /* misses x latency / (cores x inflight) */
+  double time;      /* the largest of the three */
+  int interpolated; /* the cache size fell inside a log2 bin */
 };
 
 struct rank_result {
-  int present[RANK_NUM_METRICS];
-  double value[RANK_NUM_METRICS];        /* as measured */
-  double normalised[RANK_NUM_METRICS];   /* in [0, 1] */
-  double contribution[RANK_NUM_METRICS]; /* weight x normalised / weights */
-  double score; /* sum of contributions; -1 when no metric is present */
-  int miss_interpolated; /* the LLC size fell inside a log2 bin */
+  int valid; /* 0 when the candidate executed no instruction */
+  struct rank_terms t;
+  struct rank_time host, nmc;
+  double intensity; /* ops per byte past the host's cache (-1: no traffic) */
+  double speedup;   /* host time / near-memory time */
+  double score;     /* log2(speedup) */
+  int fits;         /* the footprint fits the host's cache */
 };
 
-/* The metric's name for --weights, the table and the JSON output. */
-const char *rank_metric_name(enum rank_metric metric);
-
-/* The metric names of --weights, in enum rank_metric order. */
-extern const struct name_table rank_metric_names;
-
-/* The default weights and a 32 MiB LLC. */
+/* The built-in machine (machines/default.json). */
 void rank_model_init(struct rank_model *model);
 
-/* Applies "name=w,name=w..." (w a number >= 0) to the weights; 0 if it
- * parses, else -1 with the reason in err. */
-int rank_parse_weights(struct rank_model *model, const char *spec, char *err,
-                       size_t errlen);
+struct command_line;
+
+/* The options of the model that rank and report share: --machine FILE
+ * (opt 'M') or --llc-bytes N (opt 'l', the host's cache). Returns 0 when
+ * applied (or opt is neither), else the exit status (2) after one line:
+ * a usage error in `line`'s style, or the bad machine file's problem. */
+int rank_model_option(const struct command_line *line, struct rank_model *model,
+                      int opt, const char *arg);
 
 /* Parses a --llc-bytes value: a number of bytes >= 64, optionally with K,
  * M or G (x1024); 0 if it parses, else -1. */
 int rank_parse_llc_bytes(const char *s, uint64_t *out);
 
-/* The options of the model that rank and report share: applies --weights
- * LIST (opt 'w') or --llc-bytes N (opt 'l'); 0, or -1 with the usage
- * error in err. */
-int rank_model_option(struct rank_model *model, int opt, const char *arg,
-                      char *err, size_t errlen);
-
-/* Evaluates the model on one METRICS object (totals or a function). */
+/* Evaluates the model on one METRICS object (totals or a function) of a
+ * deep (counter = 0) or counter-mode document. */
 void rank_evaluate(const struct rank_model *model, json_object *metrics,
-                   struct rank_result *result);
+                   int counter, struct rank_result *result);
+
+/* Appends the explanation of every term of `r`, one per line, each line
+ * starting with `indent`: what was read, how each time was formed, which
+ * bound decides it, and a warning when the footprint fits the cache. */
+void rank_explain(struct strbuf *b, const struct rank_model *model,
+                  const struct rank_result *r, const char *indent);
+
+/* "compute", "bandwidth" or "latency": the term that sets t->time. */
+const char *rank_bound(const struct rank_time *t);
 
 /* ---- Candidates: applications or functions of a document set ---- */
 
@@ -88,7 +110,7 @@ struct rank_candidates {
   size_t n;
 };
 
-/* Adds the application of `doc`: its totals. */
+/* Adds the application of `doc`: its metrics of record. */
 void rank_add_application(struct rank_candidates *c,
                           const struct rank_model *model,
                           const struct pisa_doc *doc);
@@ -100,7 +122,7 @@ void rank_add_functions(struct rank_candidates *c,
                         const struct rank_model *model,
                         const struct pisa_doc *doc, double min_share, int all);
 
-/* Best candidates first; equal scores by label. */
+/* Best candidates first (highest score; invalid last); ties by label. */
 void rank_sort(struct rank_candidates *c);
 
 void rank_candidates_free(struct rank_candidates *c);

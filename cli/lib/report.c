@@ -32,8 +32,11 @@ static const char Style[] =
     "th,td{border:1px solid #ddd;padding:3px 7px;text-align:right}\n"
     "th{background:#f2f2f2}td.name,th.name{text-align:left}\n"
     "td small{color:#777}\n"
-    ".bar{display:inline-block;height:9px;background:#0072b2;"
-    "margin-right:6px}\n"
+    ".bar{display:inline-block;height:9px;background:#0072b2}"
+    ".bar.neg{background:#d55e00}\n"
+    ".score{display:inline-flex;width:100px;margin-right:6px}"
+    "details pre{text-align:left;white-space:pre-wrap;max-width:60em;"
+    "font-size:12px}\n"
     "nav a{margin-right:1em}\n"
     ".pair{display:flex;flex-wrap:wrap;gap:0 24px}"
     ".pair figure{margin-top:0;max-width:620px}\n"
@@ -180,7 +183,7 @@ static void similarity(struct report *r) {
 /* ---- The page ---------------------------------------------------------- */
 
 json_object *report_totals(const struct report *r, size_t i) {
-  return json_at(r->set->docs[i].root, "totals");
+  return doc_metrics_of_record(&r->set->docs[i]);
 }
 
 void report_line_figure(struct report *r, struct svg_chart *chart, double width,
@@ -192,12 +195,44 @@ void report_line_figure(struct report *r, struct svg_chart *chart, double width,
   html_figure_close(&r->html, note);
 }
 
+struct bar_key {
+  double value;
+  size_t index;
+};
+
+/* Largest first, missing values (NaN) last, ties in document order. */
+static int by_value(const void *a, const void *b) {
+  const struct bar_key *x = a, *y = b;
+  if (isnan(x->value) != isnan(y->value))
+    return isnan(x->value) ? 1 : -1;
+  if (!isnan(x->value) && x->value != y->value)
+    return x->value < y->value ? 1 : -1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
 void report_bar_figure(struct report *r, const struct svg_chart *chart,
                        const struct svg_series *s, size_t n, int stacked,
                        const char *note) {
+  size_t count = r->set->count;
+  struct bar_key *keys = xcalloc(count + 1, sizeof *keys);
+  const char **labels = xcalloc(count + 1, sizeof *labels);
+  double *ys = xcalloc(n * count + 1, sizeof *ys);
+  struct svg_series *sorted = xcalloc(n + 1, sizeof *sorted);
+  for (size_t i = 0; i < count; i++)
+    keys[i] = (struct bar_key){s[0].y[i], i};
+  qsort(keys, count, sizeof *keys, by_value);
+  for (size_t j = 0; j < count; j++)
+    labels[j] = r->labels[keys[j].index];
+  for (size_t k = 0; k < n; k++) {
+    sorted[k] = s[k];
+    sorted[k].y = &ys[k * count];
+    for (size_t j = 0; j < count; j++)
+      ys[k * count + j] = s[k].y[keys[j].index];
+  }
   html_figure_open(&r->html, chart->title);
-  svg_bar_chart(&r->html, chart, r->labels, r->set->count, s, n, stacked);
+  svg_bar_chart(&r->html, chart, labels, count, sorted, n, stacked);
   html_figure_close(&r->html, note);
+  free(keys), free(labels), free(ys), free(sorted);
 }
 
 void report_build(const struct report_options *o, const struct pisa_docset *set,

@@ -48,35 +48,45 @@ static struct svg_chart miss_chart(const char *caption) {
                                      SVG_LABEL_PERCENT));
 }
 
+/* The miss ratio of every application at capacities 1 KiB to 1 GiB: a
+ * heatmap, so that 400 applications read as well as 4. */
 void report_miss(struct report *r) {
+  enum { FIRST = 10, LAST = 30, COLUMNS = LAST - FIRST + 1, SORT = 25 };
   size_t n = r->set->count, with = 0;
   html_section(&r->html, "miss", "Miss-ratio curves");
   const char *caption = "LRU miss ratio against cache capacity, 64-byte lines";
-  struct svg_series *s = xcalloc(n, sizeof *s);
-  double *x = xcalloc(n * CURVE_MAX, sizeof *x);
-  double *y = xcalloc(n * CURVE_MAX, sizeof *y);
+  char names[COLUMNS][16];
+  const char *columns[COLUMNS];
+  double *values = xcalloc(n * COLUMNS + 1, sizeof *values);
+  for (int e = FIRST; e <= LAST; e++)
+    columns[e - FIRST] =
+        svg_format_pow2_bytes(names[e - FIRST], sizeof names[0], e);
   for (size_t i = 0; i < n; i++) {
-    json_object *all = reuse_of(report_totals(r, i)), *hist = NULL;
-    for (size_t j = 0; all && j < json_object_array_length(all); j++)
-      if (json_count_at(json_object_array_get_idx(all, j), "line_bytes") == 64)
-        hist = json_object_array_get_idx(all, j);
-    size_t len = hist ? miss_curve(report_totals(r, i), hist, &x[i * CURVE_MAX],
-                                   &y[i * CURVE_MAX], CURVE_MAX)
-                      : 0;
-    with += len > 0;
-    s[i] = (struct svg_series){r->labels[i], &x[i * CURVE_MAX],
-                               &y[i * CURVE_MAX], len, i};
+    int interpolated = 0, any = 0;
+    for (int e = FIRST; e <= LAST; e++) {
+      double *v = &values[i * COLUMNS + (size_t)(e - FIRST)];
+      if (!metrics_miss_estimate(report_totals(r, i), (uint64_t)1 << e, 64, v,
+                                 &interpolated))
+        *v = NAN;
+      any |= !isnan(*v);
+    }
+    with += any;
   }
-  struct svg_chart chart = miss_chart(caption);
-  if (!with) {
+  struct heatmap_spec spec = {
+      caption,
+      columns,
+      COLUMNS,
+      SORT - FIRST,
+      "columns: cache capacity (a fully associative LRU cache, estimated "
+      "from the reuse-distance histogram)",
+      "miss ratio (0 to 1, cold misses included)",
+      "Applications by their miss ratio at 32 MiB, highest first; each "
+      "application's own curves per line size are in its section."};
+  if (!with)
     html_figure_absent(&r->html, caption, "reuse_distance at 64-byte lines.");
-  } else {
-    report_line_figure(r, &chart, WIDE_PLOT, s, n,
-                       "A fully associative LRU cache, estimated from the "
-                       "reuse-distance histogram; per line size in each "
-                       "application's section.");
-  }
-  free(s), free(x), free(y);
+  else
+    report_heatmap_figure(r, &spec, values);
+  free(values);
 }
 
 static void reuse_histograms(struct report *r, const char *label,

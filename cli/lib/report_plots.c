@@ -12,12 +12,94 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- Figure 4a: memory entropy ------------------------------------------ */
 
 static size_t entropy_length(json_object *m) {
   json_object *h = json_at(m, "memory_entropy");
   return h ? json_object_array_length(h) : 0;
+}
+
+/* Rows of a heatmap: applications by the sort column, largest first,
+ * missing values last, ties in document order. */
+static const double *sort_values;
+static size_t sort_stride, sort_column;
+
+static int by_sort_column(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  double vx = sort_values[x * sort_stride + sort_column];
+  double vy = sort_values[y * sort_stride + sort_column];
+  if (isnan(vx) != isnan(vy))
+    return isnan(vx) ? 1 : -1;
+  if (!isnan(vx) && vx != vy)
+    return vx < vy ? 1 : -1;
+  return (x > y) - (x < y);
+}
+
+static int has_value(const double *row, size_t n) {
+  for (size_t k = 0; k < n; k++)
+    if (!isnan(row[k]))
+      return 1;
+  return 0;
+}
+
+void report_heatmap_figure(struct report *r, const struct heatmap_spec *spec,
+                           const double *values) {
+  size_t n = r->set->count, nc = spec->ncolumns, rows = 0;
+  size_t *order = xcalloc(n + 1, sizeof *order);
+  const char **names = xcalloc(n + 1, sizeof *names);
+  double *sorted = xcalloc(n * nc + 1, sizeof *sorted);
+  for (size_t i = 0; i < n; i++)
+    order[i] = i;
+  sort_values = values, sort_stride = nc, sort_column = spec->sort_column;
+  qsort(order, n, sizeof *order, by_sort_column);
+  for (size_t j = 0; j < n; j++)
+    if (has_value(&values[order[j] * nc], nc)) {
+      names[rows] = r->labels[order[j]];
+      memcpy(&sorted[rows * nc], &values[order[j] * nc], nc * sizeof *sorted);
+      rows++;
+    }
+  struct svg_chart chart = svg_chart_of(
+      spec->caption,
+      svg_axis_of(spec->columns_title, SVG_LINEAR, SVG_LABEL_NUMBER),
+      svg_axis_of(spec->colour_title, SVG_LINEAR, SVG_LABEL_NUMBER));
+  struct svg_heatmap h = {names, rows, spec->columns, nc, sorted};
+  html_figure_open(&r->html, spec->caption);
+  svg_heatmap(&r->html, &chart, &h);
+  html_figure_close(&r->html, spec->note);
+  free(order), free(names), free(sorted);
+}
+
+/* One row per application with memory_entropy, one column per k: a
+ * heatmap reads at 400 applications where 400 lines would not. */
+static void entropy_heatmap(struct report *r, size_t longest, size_t with,
+                            const char *caption) {
+  size_t n = r->set->count;
+  char(*columns)[24] = xcalloc(longest + 1, sizeof *columns);
+  const char **names = xcalloc(longest + 1, sizeof *names);
+  double *values = xcalloc(n * longest + 1, sizeof *values);
+  for (size_t k = 0; k < longest; k++) {
+    snprintf(columns[k], sizeof columns[k], "%zu", k);
+    names[k] = columns[k];
+  }
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < longest; k++)
+      if (!metrics_entropy(report_totals(r, i), (int)k,
+                           &values[i * longest + k]))
+        values[i * longest + k] = NAN;
+  struct heatmap_spec spec = {
+      caption,
+      names,
+      longest,
+      longest > 6 ? 6 : longest - 1,
+      "columns: low address bits cut (k: 2^k-byte granularity)",
+      "H_k (bits)",
+      with < n ? "Applications by H_6, highest first; those without "
+                 "memory_entropy are left out."
+               : "Applications by H_6, highest first."};
+  report_heatmap_figure(r, &spec, values);
+  free(columns), free(names), free(values);
 }
 
 void report_entropy(struct report *r) {
@@ -29,32 +111,11 @@ void report_entropy(struct report *r) {
   }
   html_section(&r->html, "entropy", "Memory entropy (PISA-NMC figure 4a)");
   const char *caption = "Memory entropy against low address bits cut";
-  if (!with) {
+  if (!with)
     html_figure_absent(&r->html, caption,
                        "memory_entropy (run with the entropy family).");
-    return;
-  }
-  struct svg_series *s = xcalloc(n, sizeof *s);
-  double *xs = xcalloc(longest, sizeof *xs), *ys = xcalloc(n * longest, 8);
-  for (size_t k = 0; k < longest; k++)
-    xs[k] = (double)k;
-  for (size_t i = 0; i < n; i++) {
-    s[i] = (struct svg_series){r->labels[i], xs, &ys[i * longest], 0, i};
-    for (size_t k = 0; k < longest; k++)
-      if (!metrics_entropy(report_totals(r, i), (int)k, &ys[i * longest + k]))
-        ys[i * longest + k] = NAN;
-    s[i].n = longest;
-  }
-  struct svg_chart chart = svg_chart_of(
-      caption,
-      svg_axis_of("low address bits cut (k: 2^k-byte granularity)", SVG_LINEAR,
-                  SVG_LABEL_NUMBER),
-      svg_zero_axis("memory entropy H_k (bits)", SVG_LABEL_NUMBER));
-  report_line_figure(r, &chart, WIDE_PLOT, s, n,
-                     with < n ? "An application without a line has no "
-                                "memory_entropy in its document."
-                              : NULL);
-  free(s), free(xs), free(ys);
+  else
+    entropy_heatmap(r, longest, with, caption);
 }
 
 /* ---- Bar charts per application ----------------------------------------- */
@@ -94,6 +155,41 @@ static const char *partial_note(size_t found, size_t expected) {
   return found < expected ? "n/a: not in that application's document." : NULL;
 }
 
+/* PISA-NMC's reading of figures 4a and 4b together: high entropy and low
+ * spatial locality mark NMC candidates. H_6 against the SLQ score. */
+static void entropy_locality_scatter(struct report *r) {
+  size_t n = r->set->count, shown = 0;
+  double *x = xcalloc(n + 1, sizeof *x), *y = xcalloc(n + 1, sizeof *y);
+  size_t *groups = xcalloc(n + 1, sizeof *groups);
+  static const char *const Names[] = {"application"};
+  for (size_t i = 0; i < n; i++) {
+    json_object *m = report_totals(r, i);
+    int ok = json_number_at(m, "spatial_locality/score", &x[i]) &&
+             metrics_entropy(m, 6, &y[i]);
+    if (!ok)
+      x[i] = y[i] = NAN;
+    shown += ok;
+  }
+  const char *caption = "Memory entropy against spatial locality";
+  if (shown) {
+    struct svg_chart chart = svg_chart_of(
+        caption,
+        svg_ratio_axis("spatial locality score SLQ (0 to 1)", SVG_LABEL_NUMBER),
+        svg_zero_axis("memory entropy H_6 (bits, 64-byte lines)",
+                      SVG_LABEL_NUMBER));
+    chart.legend = 0;
+    struct svg_points p = {x, y, r->labels, groups, n, Names, 1};
+    html_figure_open(&r->html, caption);
+    svg_scatter(&r->html, &chart, &p);
+    html_figure_close(&r->html,
+                      "Top left (high entropy, low locality) are PISA-NMC's "
+                      "NMC candidates. A label is drawn where it overlaps "
+                      "nothing; every point names its application when "
+                      "pointed at.");
+  }
+  free(x), free(y), free(groups);
+}
+
 void report_locality(struct report *r) {
   static const struct metric_ref m[] = {
       {"SLQ (PISA-NMC)", "spatial_locality/score"},
@@ -113,6 +209,7 @@ void report_locality(struct report *r) {
   else
     bars(r, &chart, m, 2, v, 0, partial_note(found, 2 * n));
   free(v);
+  entropy_locality_scatter(r);
 }
 
 void report_parallelism(struct report *r) {

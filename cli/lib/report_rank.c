@@ -1,6 +1,7 @@
 /* report_rank.c: the report's sections with the ranking model of rank.h:
- * the NMC offload ranking of applications and functions, and the table of
- * each application's top functions. */
+ * the NMC offload ranking of applications and functions with each
+ * candidate's explanation, and the table of each application's top
+ * functions. */
 #include "docmetrics.h"
 #include "docset.h"
 #include "html.h"
@@ -10,6 +11,7 @@
 #include "report_sections.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,38 +21,52 @@
 static void ranking_header(struct report *r, const char *what) {
   sb_printf(&r->html,
             "<table><tr><th>#</th><th class=\"name\">%s</th>"
-            "<th class=\"name\">score</th>",
+            "<th class=\"name\">score (log2 speed-up)</th><th>speed-up</th>"
+            "<th>operations</th><th>traffic (B/op)</th><th>ILP</th>"
+            "<th>MLP</th><th class=\"name\">host</th>"
+            "<th class=\"name\">near-memory</th>"
+            "<th class=\"name\">explanation</th></tr>\n",
             what);
-  for (int m = 0; m < RANK_NUM_METRICS; m++)
-    sb_printf(&r->html, "<th>%s<br><small>w %g</small></th>",
-              rank_metric_name(m), r->o->model.weights[m]);
-  sb_puts(&r->html, "</tr>\n");
+}
+
+/* The score as a bar, 12 px per doubling up to 8: blue for a gain,
+ * orange for a loss. */
+static void score_cell(struct report *r, const struct rank_result *res) {
+  double px = 12 * fmin(fabs(res->score), 8);
+  sb_printf(&r->html,
+            "<td class=\"name\"><span class=\"score\"><span class=\"%s\" "
+            "style=\"width:%.0fpx\"></span></span>%+.2f</td>",
+            res->score < 0 ? "bar neg" : "bar", px, res->score);
 }
 
 static void ranking_row(struct report *r, size_t rank,
                         const struct rank_candidate *c) {
   const struct rank_result *res = &c->result;
+  struct strbuf why = {0};
   sb_printf(&r->html, "<tr><td>%zu</td><td class=\"name\">", rank);
   sb_escaped(&r->html, c->label);
-  if (res->score < 0)
-    sb_puts(&r->html, "</td><td class=\"name\">n/a</td>");
-  else
-    sb_printf(&r->html,
-              "</td><td class=\"name\"><span class=\"bar\" "
-              "style=\"width:%.0fpx\"></span>%.3f</td>",
-              100 * res->score, res->score);
-  for (int m = 0; m < RANK_NUM_METRICS; m++) {
-    if (!res->present[m]) {
-      sb_puts(&r->html, "<td>n/a</td>");
-      continue;
-    }
-    sb_printf(&r->html,
-              "<td title=\"measured %.4g, normalised %.3f\">%.3f<br>"
-              "<small>%.3g</small></td>",
-              res->value[m], res->normalised[m], res->contribution[m],
-              res->value[m]);
+  sb_puts(&r->html, "</td>");
+  if (!res->valid) {
+    sb_puts(&r->html, "<td class=\"name\">n/a</td><td colspan=\"8\">no "
+                      "instructions</td></tr>\n");
+    return;
   }
-  sb_puts(&r->html, "</tr>\n");
+  score_cell(r, res);
+  sb_printf(&r->html, "<td>%.3gx%s</td><td>%.3g</td><td>%.3g</td>",
+            res->speedup, res->fits ? "<span class=\"warn\">*</span>" : "",
+            res->t.ops, res->host.traffic / res->t.ops);
+  if (res->t.has_ilp)
+    sb_printf(&r->html, "<td>%.3g</td><td>%.3g</td>", res->t.ilp, res->t.mlp);
+  else
+    sb_puts(&r->html, "<td>n/a</td><td>n/a</td>");
+  sb_printf(&r->html,
+            "<td class=\"name\">%s</td><td class=\"name\">%s</td>"
+            "<td class=\"name\"><details><summary>why</summary><pre>",
+            rank_bound(&res->host), rank_bound(&res->nmc));
+  rank_explain(&why, &r->o->model, res, "");
+  sb_escaped(&r->html, why.data);
+  sb_puts(&r->html, "</pre></details></td></tr>\n");
+  sb_free(&why);
 }
 
 /* The `top` best of the candidates, after sorting them. */
@@ -79,17 +95,18 @@ static void function_ranking(struct report *r) {
 }
 
 void report_ranking(struct report *r) {
-  char llc[32];
+  const struct machine *m = &r->o->model.machine;
+  char summary[200];
   html_section(&r->html, "ranking", "NMC offload ranking");
   sb_printf(&r->html,
             "<p class=\"note\">The model of <code>pisa-char rank</code> "
-            "(docs/ranking.md), last-level cache %s with 64-byte lines. "
-            "Higher scores are better candidates for near-memory computing. "
-            "Each metric column is its contribution to the score (weight x "
-            "normalised value / sum of the weights present), with the "
-            "measured value below it; n/a: not in the document, and the "
-            "score then covers the metrics present.</p>\n",
-            format_bytes(llc, sizeof llc, (double)r->o->model.llc_bytes));
+            "(docs/ranking.md), machine %s: %s. The score is log2 of the "
+            "estimated speed-up of running the candidate near memory (host "
+            "time / near-memory time); traffic is bytes moved past the "
+            "host's cache per operation; host and near-memory say which "
+            "bound sets each time. <span class=\"warn\">*</span>: the "
+            "footprint fits the host's cache. \"why\" opens every term.</p>\n",
+            m->name, machine_summary(m, summary, sizeof summary));
   struct rank_candidates c = {0};
   for (size_t i = 0; i < r->set->count; i++)
     rank_add_application(&c, &r->o->model, &r->set->docs[i]);
@@ -112,22 +129,25 @@ static int by_instructions(const void *a, const void *b) {
          (x->instructions > y->instructions);
 }
 
-static void cell_value(struct report *r, const struct rank_result *res, int m,
-                       const char *fmt) {
+/* A number of the METRICS object `f`, or n/a. */
+static void cell_number(struct report *r, int present, double v,
+                        const char *fmt) {
   sb_puts(&r->html, "<td>");
-  if (res->present[m])
-    sb_printf(&r->html, fmt, res->value[m]);
+  if (present)
+    sb_printf(&r->html, fmt, v);
   else
     sb_puts(&r->html, "n/a");
   sb_puts(&r->html, "</td>");
 }
 
-static void function_row(struct report *r, json_object *f, double instr_total,
+static void function_row(struct report *r, const struct pisa_doc *doc,
+                         json_object *f, double instr_total,
                          double access_total) {
   struct rank_result res;
-  rank_evaluate(&r->o->model, f, &res);
+  rank_evaluate(&r->o->model, f, doc_is_counter(doc), &res);
   json_object *file = json_at(f, "file");
-  double line = 0, instructions = json_count_at(f, "instructions");
+  double line = 0, instructions = json_count_at(f, "instructions"), v;
+  int miss_bin = 0;
   sb_puts(&r->html, "<tr><td class=\"name\">");
   sb_escaped(&r->html, json_object_get_string(json_at(f, "name")));
   sb_puts(&r->html, "</td><td class=\"name\">");
@@ -141,20 +161,24 @@ static void function_row(struct report *r, json_object *f, double instr_total,
   sb_printf(&r->html, "</td><td>%.1f</td><td>%.1f</td>",
             instr_total > 0 ? 100 * instructions / instr_total : 0.0,
             access_total > 0 ? 100 * metrics_accesses(f) / access_total : 0.0);
-  cell_value(r, &res, RANK_INTENSITY, "%.3f");
-  cell_value(r, &res, RANK_ENTROPY, "%.2f");
-  cell_value(r, &res, RANK_SPATIAL, "%.3f");
-  cell_value(r, &res, RANK_MISS, "%.3f");
-  cell_value(r, &res, RANK_DLP, "%.2f");
-  cell_value(r, &res, RANK_PBBLP, "%.2f");
-  if (res.score >= 0)
-    sb_printf(&r->html, "<td>%.3f</td></tr>\n", res.score);
-  else
-    sb_puts(&r->html, "<td>n/a</td></tr>\n");
+  cell_number(r, instructions > 0, metrics_accesses(f) / instructions, "%.3f");
+  cell_number(r, metrics_entropy(f, 6, &v), v, "%.2f");
+  cell_number(r, json_number_at(f, "spatial_locality/score_strict", &v), v,
+              "%.3f");
+  cell_number(
+      r,
+      metrics_miss_estimate(f, (uint64_t)r->o->model.machine.host.llc_bytes,
+                            RANK_LINE_BYTES, &v, &miss_bin),
+      v, "%.3f");
+  cell_number(r, json_number_at(f, "dlp/dlp2", &v), v, "%.2f");
+  cell_number(r, json_number_at(f, "bblp/pbblp", &v), v, "%.2f");
+  cell_number(r, res.valid, res.score, "%+.2f");
+  sb_puts(&r->html, "</tr>\n");
 }
 
 void report_function_table(struct report *r, size_t i) {
-  json_object *functions = json_at(r->set->docs[i].root, "functions");
+  const struct pisa_doc *doc = &r->set->docs[i];
+  json_object *functions = json_at(doc->root, "functions");
   size_t n = json_object_array_length(functions), shown = 0;
   struct function_row *rows = xcalloc(n + 1, sizeof *rows);
   for (size_t f = 0; f < n; f++) {
@@ -171,10 +195,10 @@ void report_function_table(struct report *r, size_t i) {
             "<th>memory accesses (%%)</th><th>accesses per instruction</th>"
             "<th>H_6 (bits)</th><th>strict SLQ</th><th>miss ratio, %s LLC</th>"
             "<th>DLP2</th><th>PBBLP</th><th>NMC score</th></tr>\n",
-            format_bytes(llc, sizeof llc, (double)r->o->model.llc_bytes));
+            format_bytes(llc, sizeof llc, r->o->model.machine.host.llc_bytes));
   for (size_t f = 0; f < n && shown < (size_t)r->o->functions; f++)
     if (rows[f].instructions > 0 || metrics_accesses(rows[f].entry) > 0) {
-      function_row(r, rows[f].entry, instr, accesses);
+      function_row(r, doc, rows[f].entry, instr, accesses);
       shown++;
     }
   sb_puts(&r->html, "</table>\n");

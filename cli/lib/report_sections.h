@@ -25,9 +25,22 @@ struct report {
 json_object *report_totals(const struct report *r, size_t i);
 
 /* A figure captioned with the chart's title: lines `width` pixels wide, or
- * bars over the applications; `note` (or NULL) below it. */
+ * bars over the applications, sorted by the first series, largest first
+ * (missing values last); `note` (or NULL) below it. */
 void report_line_figure(struct report *r, struct svg_chart *chart, double width,
                         const struct svg_series *s, size_t n, const char *note);
+/* A heatmap figure of every application (rows, sorted by column
+ * sort_column, largest first; applications without any value left out)
+ * against `columns`; values[i * ncolumns + k] for application i (NaN:
+ * absent). */
+struct heatmap_spec {
+  const char *caption;
+  const char *const *columns;
+  size_t ncolumns, sort_column;
+  const char *columns_title, *colour_title, *note;
+};
+void report_heatmap_figure(struct report *r, const struct heatmap_spec *spec,
+                           const double *values);
 void report_bar_figure(struct report *r, const struct svg_chart *chart,
                        const struct svg_series *s, size_t n, int stacked,
                        const char *note);

@@ -514,6 +514,101 @@ static void draw_zero_lines(struct strbuf *out, const struct axis *x,
               x->r0, axis_map(y, 0), x->r1, axis_map(y, 0));
 }
 
+/* A label's box in the plot: text of `chars` characters at 10 px. */
+struct label_box {
+  double x0, y0, x1, y1;
+};
+
+static int boxes_overlap(const struct label_box *a, const struct label_box *b) {
+  return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+/* Places the label of a point at (px, py): the first of eight positions
+ * around it that stays inside the plot and overlaps no label placed before
+ * nor any point; 1 with its box, else 0 (the label is left out: the
+ * point's tooltip still names it). */
+static int place_label(double px, double py, size_t chars,
+                       const struct label_box *placed, size_t nplaced,
+                       const double *points, size_t npoints,
+                       const struct axis *x, const struct axis *y,
+                       struct label_box *out) {
+  static const double Dx[] = {6, 6, -6, -6, 0, 0, 8, -8};
+  static const double Dy[] = {-5, 13, -5, 13, -9, 18, 4, 4};
+  static const int Right[] = {1, 1, 0, 0, 2, 2, 1, 0};
+  double w = 5.6 * (double)chars, h = 10;
+  for (size_t k = 0; k < sizeof Dx / sizeof *Dx; k++) {
+    double left = Right[k] == 1   ? px + Dx[k]
+                  : Right[k] == 0 ? px + Dx[k] - w
+                                  : px - w / 2;
+    struct label_box b = {left, py + Dy[k] - h + 2, left + w, py + Dy[k] + 2};
+    int ok = b.x0 >= x->r0 && b.x1 <= x->r1 && b.y0 >= y->r1 && b.y1 <= y->r0;
+    for (size_t j = 0; ok && j < nplaced; j++)
+      ok = !boxes_overlap(&b, &placed[j]);
+    for (size_t j = 0; ok && j < npoints; j++) {
+      struct label_box dot = {points[2 * j] - 4.5, points[2 * j + 1] - 4.5,
+                              points[2 * j] + 4.5, points[2 * j + 1] + 4.5};
+      ok = !boxes_overlap(&b, &dot);
+    }
+    if (ok) {
+      *out = b;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static size_t utf8_chars(const char *s) {
+  size_t n = 0;
+  for (; *s; s++)
+    n += ((unsigned char)*s & 0xC0) != 0x80;
+  return n;
+}
+
+/* The points' positions in pixels (NaN pairs for points not drawn). */
+static double *point_positions(const struct svg_points *p, const struct axis *x,
+                               const struct axis *y) {
+  double *xy = xcalloc(2 * p->n + 1, sizeof *xy);
+  for (size_t i = 0; i < p->n; i++) {
+    int shown = isfinite(p->x[i]) && isfinite(p->y[i]);
+    xy[2 * i] = shown ? axis_map(x, p->x[i]) : NAN;
+    xy[2 * i + 1] = shown ? axis_map(y, p->y[i]) : NAN;
+  }
+  return xy;
+}
+
+static void draw_points(struct strbuf *out, const struct svg_points *p,
+                        const struct axis *x, const struct axis *y) {
+  double *xy = point_positions(p, x, y);
+  struct label_box *placed = xcalloc(p->n + 1, sizeof *placed);
+  size_t nplaced = 0;
+  char buf[256];
+  for (size_t i = 0; i < p->n; i++) {
+    if (isnan(xy[2 * i]))
+      continue;
+    sb_printf(out,
+              "<g><circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
+              "fill=\"%s\" fill-opacity=\"0.85\"><title>",
+              xy[2 * i], xy[2 * i + 1], svg_color(p->group[i]));
+    sb_escaped(out, p->labels[i]);
+    sb_printf(out, " (%.3f, %.3f)</title></circle>", p->x[i], p->y[i]);
+    svg_truncate(buf, sizeof buf, p->labels[i], 16);
+    struct label_box *b = &placed[nplaced];
+    if (place_label(xy[2 * i], xy[2 * i + 1], utf8_chars(buf), placed, nplaced,
+                    xy, p->n, x, y, b)) {
+      nplaced++;
+      sb_printf(out,
+                "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
+                "font-size=\"10\">",
+                b->x0, b->y1 - 2);
+      sb_escaped(out, buf);
+      sb_puts(out, "</text>");
+    }
+    sb_puts(out, "</g>\n");
+  }
+  free(placed);
+  free(xy);
+}
+
 void svg_scatter(struct strbuf *out, const struct svg_chart *chart,
                  const struct svg_points *p) {
   double plot_w = plot_width(chart);
@@ -534,23 +629,116 @@ void svg_scatter(struct strbuf *out, const struct svg_chart *chart,
   draw_y_axis(out, &y, x.r0, x.r1);
   draw_x_axis(out, &x, y.r0, y.r0 + 34);
   draw_zero_lines(out, &x, &y);
-  char buf[256];
-  for (size_t i = 0; i < p->n; i++) {
-    if (!isfinite(p->x[i]) || !isfinite(p->y[i]))
-      continue;
-    double px = axis_map(&x, p->x[i]), py = axis_map(&y, p->y[i]);
-    sb_printf(out,
-              "<g><circle class=\"mark\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
-              "fill=\"%s\" fill-opacity=\"0.85\"><title>",
-              px, py, svg_color(p->group[i]));
-    sb_escaped(out, p->labels[i]);
-    sb_printf(out, " (%.3f, %.3f)</title></circle>", p->x[i], p->y[i]);
-    sb_printf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">", px + 6,
-              py - 5);
-    sb_escaped(out, svg_truncate(buf, sizeof buf, p->labels[i], 16));
-    sb_puts(out, "</text></g>\n");
-  }
+  draw_points(out, p, &x, &y);
   if (chart->legend)
     draw_legend(out, &legend, p->group_names, NULL, p->ngroups, SWATCH_DOT);
+  sb_puts(out, "</svg>\n");
+}
+
+/* ---- Heatmaps ----------------------------------------------------------- */
+
+/* A sequential colour for t in [0, 1]: light yellow to dark blue, readable
+ * in grey and by colour-blind readers (lightness falls monotonically). */
+static void heat_color(char *buf, size_t n, double t) {
+  static const double Stops[3][3] = {
+      {255, 247, 188}, {65, 182, 196}, {8, 29, 88}};
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  int seg = t < 0.5 ? 0 : 1;
+  double u = (t - 0.5 * seg) * 2;
+  snprintf(buf, n, "rgb(%.0f,%.0f,%.0f)",
+           Stops[seg][0] + u * (Stops[seg + 1][0] - Stops[seg][0]),
+           Stops[seg][1] + u * (Stops[seg + 1][1] - Stops[seg][1]),
+           Stops[seg][2] + u * (Stops[seg + 1][2] - Stops[seg][2]));
+}
+
+static void heat_range(const struct svg_heatmap *h, double *lo, double *hi) {
+  *lo = INFINITY, *hi = -INFINITY;
+  for (size_t i = 0; i < h->rows * h->columns; i++)
+    if (isfinite(h->values[i])) {
+      *lo = h->values[i] < *lo ? h->values[i] : *lo;
+      *hi = h->values[i] > *hi ? h->values[i] : *hi;
+    }
+  if (!(*hi > *lo))
+    *hi = *lo + 1;
+}
+
+static void heat_cell(struct strbuf *out, const struct svg_heatmap *h,
+                      size_t row, size_t col, double x, double y, double w,
+                      double cell_h, double lo, double hi) {
+  double v = h->values[row * h->columns + col];
+  char color[40];
+  if (!isfinite(v))
+    return;
+  heat_color(color, sizeof color, (v - lo) / (hi - lo));
+  sb_printf(out,
+            "<rect class=\"mark\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+            "height=\"%.1f\" fill=\"%s\"><title>",
+            x, y, w, cell_h, color);
+  sb_escaped(out, h->row_names[row]);
+  sb_printf(out, ", %s: %.3g</title></rect>", h->column_names[col], v);
+}
+
+/* The colour key under the map: the scale from lo to hi in 10 steps. */
+static void heat_key(struct strbuf *out, const char *title, double x, double y,
+                     double lo, double hi) {
+  char color[40];
+  for (int k = 0; k < 10; k++) {
+    heat_color(color, sizeof color, (k + 0.5) / 10);
+    sb_printf(out,
+              "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"10\" "
+              "fill=\"%s\"/>",
+              x + 20 * k, y, color);
+  }
+  sb_printf(out,
+            "<text x=\"%.1f\" y=\"%.1f\">%.3g</text><text x=\"%.1f\" "
+            "y=\"%.1f\" text-anchor=\"end\">%.3g</text><text x=\"%.1f\" "
+            "y=\"%.1f\">",
+            x, y + 24, lo, x + 200, y + 24, hi, x + 212, y + 9);
+  sb_escaped(out, title);
+  sb_puts(out, "</text>\n");
+}
+
+void svg_heatmap(struct strbuf *out, const struct svg_chart *chart,
+                 const struct svg_heatmap *h) {
+  double cell_w = 28, cell_h = h->rows > 60 ? 600.0 / (double)h->rows : 10;
+  cell_h = cell_h < 2 ? 2 : cell_h;
+  int labelled = cell_h >= 9;
+  double left = 130, top = 24, lo, hi;
+  double width = left + cell_w * (double)h->columns + 330;
+  double bottom = top + cell_h * (double)h->rows;
+  heat_range(h, &lo, &hi);
+  svg_open(out, chart, width, bottom + 56);
+  char buf[64];
+  /* Every step-th column named, so that names never overlap. */
+  size_t longest_name = 1, step;
+  for (size_t c = 0; c < h->columns; c++)
+    if (utf8_chars(h->column_names[c]) > longest_name)
+      longest_name = utf8_chars(h->column_names[c]);
+  step = 1 + (size_t)(7.0 * (double)longest_name / cell_w);
+  for (size_t c = 0; c < h->columns; c += step) {
+    sb_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+              left + cell_w * ((double)c + 0.5), top - 6);
+    sb_escaped(out, h->column_names[c]);
+    sb_puts(out, "</text>");
+  }
+  for (size_t row = 0; row < h->rows; row++) {
+    double y = top + cell_h * (double)row;
+    if (labelled) {
+      sb_printf(out,
+                "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+                "font-size=\"9\">",
+                left - 4, y + cell_h - 1.5);
+      sb_escaped(out, svg_truncate(buf, sizeof buf, h->row_names[row], 20));
+      sb_puts(out, "</text>");
+    }
+    for (size_t c = 0; c < h->columns; c++)
+      heat_cell(out, h, row, c, left + cell_w * (double)c, y, cell_w, cell_h,
+                lo, hi);
+    sb_puts(out, "\n");
+  }
+  sb_printf(out, "<text x=\"%.1f\" y=\"%.1f\">", left, bottom + 16);
+  sb_escaped(out, chart->x.title);
+  sb_puts(out, "</text>");
+  heat_key(out, chart->y.title, left, bottom + 26, lo, hi);
   sb_puts(out, "</svg>\n");
 }

@@ -1,6 +1,7 @@
 /* svg.h: SVG charts written as text into a strbuf for `pisa-char report`
  * (no scripts, no external resources): axis scales with "nice" ticks, a
- * palette for up to 40 series, and line, bar and scatter charts. */
+ * palette for up to 40 series, and line, bar and scatter charts and
+ * heatmaps. */
 #ifndef PISA_CLI_SVG_H
 #define PISA_CLI_SVG_H
 
@@ -113,7 +114,10 @@ void svg_bar_chart(struct strbuf *out, const struct svg_chart *chart,
                    int stacked);
 
 /* Labelled points (x[i], y[i]) coloured by group[i]; the legend names the
- * groups. */
+ * groups. A label goes at the first of eight places around its point that
+ * stays in the plot and overlaps no earlier label and no point; where none
+ * is free it is left out (the point's tooltip names it), so labels never
+ * overlap however many points there are. */
 struct svg_points {
   const double *x, *y;
   const char *const *labels;
@@ -124,5 +128,21 @@ struct svg_points {
 };
 void svg_scatter(struct strbuf *out, const struct svg_chart *chart,
                  const struct svg_points *points);
+
+/* A heatmap: one row per row name (top to bottom in the given order), one
+ * column per column name, values[row * columns + column] coloured on one
+ * sequential scale from the smallest to the largest value (NaN: no cell),
+ * with a key. Rows shrink to fit 600 pixels beyond 60 rows; their names
+ * are then left out (each cell's tooltip names its row). chart->x.title
+ * says what the columns are, chart->y.title what the colour is. */
+struct svg_heatmap {
+  const char *const *row_names;
+  size_t rows;
+  const char *const *column_names;
+  size_t columns;
+  const double *values;
+};
+void svg_heatmap(struct strbuf *out, const struct svg_chart *chart,
+                 const struct svg_heatmap *h);
 
 #endif

@@ -6,10 +6,15 @@
   render (with --chromium): two headless Chromium launches. The first dumps
     the DOM of a copy with a measuring script added (the report itself has
     none): the page box and the data marks of every plot. The second takes
-    a screenshot of the report itself; every plot above the per-application
-    sections must show coloured pixels (its data marks) inside its box.
+    a screenshot of the report itself, which must have the size asked for;
+    every plot above the per-application sections must show coloured
+    pixels (its data marks) inside its box. Nothing may stick out: the page
+    no wider than the window, no text of a plot outside the plot's box.
     Console messages of either launch are errors.
+  budgets: --max-bytes (the file) and --max-load-seconds (the first
+    launch: load, layout and measuring, wall time of the whole launch).
 Usage: check_report.py REPORT.html [--chromium PATH] [--min-plots N]
+                       [--max-bytes N] [--max-load-seconds S]
 Prints "report ok: ..." and exits 0, or prints the problems and exits 1."""
 import argparse
 import html as htmllib
@@ -21,6 +26,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 import xml.etree.ElementTree as ET
 import zlib
 
@@ -66,7 +72,8 @@ MEASURE = """
 <script>
 (function () {
   var out = {width: document.documentElement.scrollWidth,
-             height: document.documentElement.scrollHeight, plots: []};
+             height: document.documentElement.scrollHeight,
+             window: window.innerWidth, plots: []};
   document.querySelectorAll("svg.plot").forEach(function (svg) {
     var box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
     var marks = 0, inside = 0;
@@ -76,7 +83,14 @@ MEASURE = """
       if (b.x + b.width >= 0 && b.y + b.height >= 0 &&
           b.x <= view.width && b.y <= view.height) inside++;
     });
+    var clipped = 0;
+    svg.querySelectorAll("text").forEach(function (t) {
+      var b = t.getBoundingClientRect();  /* after rotation */
+      if (b.left < box.left - 1 || b.top < box.top - 1 ||
+          b.right > box.right + 1 || b.bottom > box.bottom + 1) clipped++;
+    });
     out.plots.push({title: svg.querySelector("title").textContent,
+                    clipped: clipped,
                     x: box.left + window.scrollX, y: box.top + window.scrollY,
                     w: box.width, h: box.height, marks: marks,
                     inside: inside, per_app: !!svg.closest(".pair")});
@@ -160,17 +174,28 @@ def ink(rows, width, box):
     return count
 
 
-def render_checks(path, binary):
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    return struct.unpack(">II", head[16:24])
+
+
+def render_checks(path, binary, max_load_seconds):
     problems = []
     text = open(path, encoding="utf-8").read()
     with tempfile.TemporaryDirectory() as tmp:
         copy = os.path.join(tmp, "measure.html")
         with open(copy, "w", encoding="utf-8") as f:
             f.write(text.replace("</body>", MEASURE + "</body>"))
+        start = time.monotonic()
         r, console = chromium(binary, ["--dump-dom",
                                        "--window-size=%d,1000" %
                                        SCREENSHOT_WIDTH],
                               "file://" + copy)
+        seconds = time.monotonic() - start
+        if max_load_seconds and seconds > max_load_seconds:
+            problems.append("loading took %.1f s, budget %g s" %
+                            (seconds, max_load_seconds))
         problems += ["console (measuring copy): " + l for l in console
                      if "pisa-geometry" not in l]
         m = re.search(r'<pre id="pisa-geometry">(.*?)</pre>', r.stdout, re.S)
@@ -178,7 +203,13 @@ def render_checks(path, binary):
             return 0, problems + ["no geometry from chromium (status %d): %s"
                                   % (r.returncode, r.stderr[-500:])]
         geometry = json.loads(htmllib.unescape(m.group(1)))
+        if geometry["width"] > geometry["window"]:
+            problems.append("the page is %d px wide in a %d px window" %
+                            (geometry["width"], geometry["window"]))
         for p in geometry["plots"]:
+            if p["clipped"]:
+                problems.append("plot %r: %d texts outside its box" %
+                                (p["title"], p["clipped"]))
             if p["w"] <= 0 or p["h"] <= 0 or p["marks"] == 0 or \
                     p["inside"] == 0:
                 problems.append("plot %r renders empty: %s" % (p["title"], p))
@@ -199,6 +230,10 @@ def render_checks(path, binary):
         problems += ["console: " + l for l in console]
         if not os.path.exists(shot):
             return 0, problems + ["no screenshot: " + r.stderr[-500:]]
+        want = (int(SCREENSHOT_WIDTH * SCALE), int(height * SCALE))
+        if png_size(shot) != want:
+            problems.append("screenshot is %s, expected %s" %
+                            (png_size(shot), want))
         shown = [p for p in geometry["plots"]
                  if p["y"] + p["h"] <= height and p["y"] >= 0]
         missing = [p["title"] for p in geometry["plots"]
@@ -221,9 +256,15 @@ def main():
     ap.add_argument("report")
     ap.add_argument("--chromium")
     ap.add_argument("--min-plots", type=int, default=1)
+    ap.add_argument("--max-bytes", type=int, default=0)
+    ap.add_argument("--max-load-seconds", type=float, default=0)
     a = ap.parse_args()
     text = open(a.report, encoding="utf-8").read()
     plots, problems = static_checks(text)
+    size = os.path.getsize(a.report)
+    if a.max_bytes and size > a.max_bytes:
+        problems.append("the report is %d bytes, budget %d" %
+                        (size, a.max_bytes))
     if plots < a.min_plots:
         problems.append("%d plots, expected at least %d" %
                         (plots, a.min_plots))
@@ -232,15 +273,16 @@ def main():
         problems.append("%s not found: install Debian's chromium "
                         "(scripts/setup.sh does)" % a.chromium)
     elif a.chromium and not problems:
-        shown, more = render_checks(a.report, a.chromium)
+        shown, more = render_checks(a.report, a.chromium,
+                                    a.max_load_seconds)
         problems += more
     for p in problems:
         print("check_report: " + p)
     if problems:
         return 1
-    print("report ok: %d plots%s" % (
+    print("report ok: %d plots%s, %d bytes" % (
         plots, "" if shown is None else
-        ", %d checked in the screenshot" % shown))
+        ", %d checked in the screenshot" % shown, size))
     return 0
 
 

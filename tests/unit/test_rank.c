@@ -1,4 +1,4 @@
-/* test_rank.c: the NMC ranking model (cli/lib/rank.h) and the miss ratio
+/* test_rank.c: the NMC offload model (cli/lib/rank.h) and the miss ratio
  * estimated from a reuse histogram (cli/lib/docmetrics.h), against values
  * worked out by hand from the formulas of docs/ranking.md. */
 #include "check.h"
@@ -56,68 +56,114 @@ static void test_miss_interpolated(void) {
   json_object_put(m);
 }
 
-static void test_default_model(void) {
+/* A machine with round numbers, so the times can be worked out by hand:
+ * host 1 core at 1 GHz, 2-wide, no SIMD, a 2-line cache, 1 GB/s, 10 ns,
+ * 2 misses in flight; near memory 1-wide, a 1-line cache, 4 GB/s, 5 ns,
+ * 1 miss in flight. */
+static void hand_model(struct rank_model *model) {
+  /* cores, GHz, width, SIMD, cache bytes, GB/s, ns, in flight */
+  const struct machine_side host = {1, 1, 2, 1, 128, 1, 10, 2};
+  const struct machine_side nmc = {1, 1, 1, 1, 64, 4, 5, 1};
+  model->machine = (struct machine){.name = "hand", .host = host, .nmc = nmc};
+}
+
+static void test_default_machine(void) {
   struct rank_model model;
   rank_model_init(&model);
-  EXPECT_EQ(model.llc_bytes, 32u << 20);
+  /* machines/default.json */
+  EXPECT(model.machine.host.cores == 16 && model.machine.nmc.cores == 32);
+  EXPECT(model.machine.host.llc_bytes == 32 << 20);
+  EXPECT(model.machine.nmc.bandwidth_gbs == 320);
+}
+
+static void test_stream(void) {
+  struct rank_model model;
+  hand_model(&model);
   json_object *m = parse(Stream);
   struct rank_result r;
-  rank_evaluate(&model, m, &r);
-  /* access 0.25/0.5, bytes 2/4, entropy 18/24, spatial 1 - 0.5, miss at
-   * 32 MiB = cold only = 0.2 with weight 2; weights present 6. */
-  EXPECT(NEAR(r.normalised[RANK_INTENSITY], 0.5));
-  EXPECT(NEAR(r.normalised[RANK_BYTES], 0.5));
-  EXPECT(NEAR(r.normalised[RANK_ENTROPY], 0.75));
-  EXPECT(NEAR(r.normalised[RANK_SPATIAL], 0.5));
-  EXPECT(NEAR(r.normalised[RANK_MISS], 0.2));
-  EXPECT(NEAR(r.contribution[RANK_MISS], 0.4 / 6));
-  EXPECT(NEAR(r.score, (0.5 + 0.5 + 0.75 + 0.5 + 0.4) / 6));
-  EXPECT(!r.present[RANK_DLP] && !r.present[RANK_BBLP] &&
-         !r.present[RANK_PBBLP]);
-  EXPECT(r.contribution[RANK_DLP] == 0);
+  rank_evaluate(&model, m, 0, &r);
+  EXPECT(r.valid && r.t.has_reuse && NEAR(r.t.refs, 250));
+  EXPECT(!r.t.has_ilp && !r.t.has_dlp);
+  /* Host, 2 lines: the 50 cold miss, distance 1 hits; traffic 3200 B.
+   * No ILP: full width 2, 2 in flight. compute 1000 / 2 = 500 ns,
+   * bandwidth 3200 / 1 = 3200 ns, latency 50 x 10 / 2 = 250 ns. */
+  EXPECT(NEAR(r.host.misses, 50) && NEAR(r.host.traffic, 3200));
+  EXPECT(NEAR(r.host.compute, 500) && NEAR(r.host.bandwidth, 3200) &&
+         NEAR(r.host.latency, 250) && NEAR(r.host.time, 3200));
+  EXPECT(strcmp(rank_bound(&r.host), "bandwidth") == 0);
+  /* Near memory, 1 line: 50 cold + 50 at distance 1 miss; 6400 B.
+   * compute 1000, bandwidth 6400 / 4 = 1600, latency 100 x 5 = 500. */
+  EXPECT(NEAR(r.nmc.misses, 100) && NEAR(r.nmc.compute, 1000) &&
+         NEAR(r.nmc.bandwidth, 1600) && NEAR(r.nmc.latency, 500));
+  EXPECT(NEAR(r.speedup, 2) && NEAR(r.score, 1));
+  EXPECT(NEAR(r.intensity, 1000.0 / 3200));
   json_object_put(m);
 }
 
-static void test_parallelism(void) {
+static void test_bounded_window(void) {
   struct rank_model model;
-  rank_model_init(&model);
-  /* dlp2 8 -> log2(8)/6, bblp_smart 4 -> 2/6, pbblp 128 -> capped at 1,
-   * access 1.0 -> capped at 1; weights present: access, bytes, 3 x 1. */
-  json_object *m = parse("{\"instructions\": 100,"
-                         " \"instruction_mix\": {\"bytes_loaded\": 100},"
-                         " \"memory_accesses\": {\"loads\": 100},"
-                         " \"dlp\": {\"dlp1\": 16, \"dlp2\": 8},"
-                         " \"bblp\": {\"bblp\": 1, \"bblp_smart\": 4,"
-                         "          \"pbblp\": 128}}");
+  hand_model(&model);
+  /* The unlimited window (0) is passed over for the largest finite one:
+   * ILP 1.5, memory ILP 1; DLP2 3. 1000 instructions, no memory. */
+  json_object *m = parse("{\"instructions\": 1000,"
+                         " \"ilp\": [{\"window\": 0, \"ilp\": 50, "
+                         "\"categories\": {\"memory\": 40}},"
+                         "         {\"window\": 16, \"ilp\": 1.2, "
+                         "\"categories\": {\"memory\": 1}},"
+                         "         {\"window\": 64, \"ilp\": 1.5, "
+                         "\"categories\": {\"memory\": 1}}],"
+                         " \"dlp\": {\"dlp1\": 3, \"dlp2\": 3}}");
   struct rank_result r;
-  rank_evaluate(&model, m, &r);
-  EXPECT(NEAR(r.normalised[RANK_INTENSITY], 1));
-  EXPECT(NEAR(r.normalised[RANK_BYTES], 0.25));
-  EXPECT(NEAR(r.normalised[RANK_DLP], 0.5));
-  EXPECT(NEAR(r.normalised[RANK_BBLP], 2.0 / 6));
-  EXPECT(NEAR(r.normalised[RANK_PBBLP], 1));
-  EXPECT(NEAR(r.score, (1 + 0.25 + 0.5 + 2.0 / 6 + 1) / 5));
+  rank_evaluate(&model, m, 0, &r);
+  EXPECT(r.t.has_ilp && r.t.window == 64 && NEAR(r.t.ilp, 1.5) &&
+         NEAR(r.t.mlp, 1) && NEAR(r.t.dlp2, 3));
+  /* Host: issue min(2, 1.5), lanes min(1, 3), 1 in flight; compute
+   * 1000 / 1.5. Near memory: issue min(1, 1.5) = 1: compute 1000. No
+   * traffic (no histogram, no bytes): both compute-bound. */
+  EXPECT(NEAR(r.host.issue, 1.5) && NEAR(r.host.lanes, 1) &&
+         NEAR(r.host.inflight, 1));
+  EXPECT(NEAR(r.host.time, 1000 / 1.5) && NEAR(r.nmc.time, 1000));
+  EXPECT(strcmp(rank_bound(&r.nmc), "compute") == 0);
+  EXPECT(NEAR(r.speedup, 1.0 / 1.5) && r.intensity < 0);
   json_object_put(m);
 }
 
-static void test_weights(void) {
+static void test_counter(void) {
   struct rank_model model;
-  char err[256];
-  rank_model_init(&model);
-  EXPECT(rank_parse_weights(&model, "miss=0,entropy=2.5", err, sizeof err) ==
-         0);
-  EXPECT(model.weights[RANK_MISS] == 0 && model.weights[RANK_ENTROPY] == 2.5);
+  hand_model(&model);
   json_object *m = parse(Stream);
   struct rank_result r;
-  rank_evaluate(&model, m, &r);
-  /* Weight 0 keeps the metric present but out of the score. */
-  EXPECT(NEAR(r.score, (0.5 + 0.5 + 2.5 * 0.75 + 0.5) / 5.5));
-  EXPECT(rank_parse_weights(&model, "speed=1", err, sizeof err) == -1);
-  EXPECT(strstr(err, "speed=1") != NULL);
-  EXPECT(rank_parse_weights(&model, "miss=-1", err, sizeof err) == -1);
-  EXPECT(rank_parse_weights(&model, "miss=", err, sizeof err) == -1);
-  EXPECT(rank_parse_weights(&model, "miss=1x", err, sizeof err) == -1);
+  /* Counter mode: no cache: 2000 bytes = 31.25 lines. Host compute 500,
+   * bandwidth 2000, latency 31.25 x 10 / 2; near memory compute 1000,
+   * bandwidth 500, latency 31.25 x 5. */
+  rank_evaluate(&model, m, 1, &r);
+  EXPECT(!r.t.has_reuse && NEAR(r.host.traffic, 2000));
+  EXPECT(NEAR(r.host.time, 2000) && NEAR(r.host.latency, 156.25));
+  EXPECT(NEAR(r.nmc.time, 1000) && NEAR(r.speedup, 2));
   json_object_put(m);
+}
+
+static void test_fits(void) {
+  struct rank_model model;
+  hand_model(&model);
+  /* 100 bytes fit the host's 128; 1000 do not. */
+  json_object *small = parse("{\"instructions\": 10, \"footprint\": "
+                             "{\"bytes\": 100}, \"reuse_distance\": "
+                             "[{\"line_bytes\": 64, \"cold\": 2}]}");
+  json_object *large = parse("{\"instructions\": 10, \"footprint\": "
+                             "{\"bytes\": 1000}, \"reuse_distance\": "
+                             "[{\"line_bytes\": 64, \"cold\": 16}]}");
+  struct rank_result r;
+  struct strbuf b = {0};
+  rank_evaluate(&model, small, 0, &r);
+  EXPECT(r.fits);
+  rank_explain(&b, &model, &r, "");
+  EXPECT(strstr(b.data, "fits the host's 128 B cache") != NULL);
+  rank_evaluate(&model, large, 0, &r);
+  EXPECT(!r.fits);
+  sb_free(&b);
+  json_object_put(small);
+  json_object_put(large);
 }
 
 static void test_nothing_present(void) {
@@ -125,17 +171,19 @@ static void test_nothing_present(void) {
   rank_model_init(&model);
   json_object *m = parse("{\"instructions\": 0}");
   struct rank_result r;
-  rank_evaluate(&model, m, &r);
-  EXPECT(r.score < 0);
+  rank_evaluate(&model, m, 0, &r);
+  EXPECT(!r.valid);
   json_object_put(m);
 }
 
 int main(void) {
   RUN(test_miss_power_of_two);
   RUN(test_miss_interpolated);
-  RUN(test_default_model);
-  RUN(test_parallelism);
-  RUN(test_weights);
+  RUN(test_default_machine);
+  RUN(test_stream);
+  RUN(test_bounded_window);
+  RUN(test_counter);
+  RUN(test_fits);
   RUN(test_nothing_present);
   return check_summary();
 }

@@ -4,7 +4,9 @@ of show, rank and compare.  Usage: makedoc.py OUT SPEC, SPEC a JSON object:
   program, instr, loads, stores, bl, bs (bytes loaded/stored), memory
   (memory-category instructions, default loads+stores), footprint, h (list
   of H_k), slq [score, strict], rd64 [cold, [bins...]], dlp [dlp1, dlp2],
-  bblp [bblp, smart, pbblp], miss [[cache_bytes, ratio]...], functions: list of specs with name, file, line.
+  bblp [bblp, smart, pbblp], miss [[cache_bytes, ratio]...], ilp [[window,
+  ilp, memory ILP]...], functions: list of specs with name, file, line;
+  mode "counter" (with sample_every, default 1) for a counter document.
 Keys left out give families left out, as in a real document."""
 import json
 import sys
@@ -51,6 +53,9 @@ def metrics(s):
                            for c, r in s["miss"]]
     if "dlp" in s:
         m["dlp"] = {"dlp1": s["dlp"][0], "dlp2": s["dlp"][1]}
+    if "ilp" in s:
+        m["ilp"] = [{"window": w, "ilp": x, "categories": {"memory": mem},
+                     "opcodes": {}} for w, x, mem in s["ilp"]]
     if "bblp" in s:
         b = s["bblp"]
         m["bblp"] = {"bblp": b[0], "bblp_smart": b[1], "pbblp": b[2]}
@@ -72,6 +77,11 @@ def main(out, spec):
                        "exit_status": 0, "signal": None, "wall_seconds": 1.5},
            "mode": "deep", "complete": True, "config": {"line_sizes": [64]},
            "totals": metrics(s), "threads": [], "functions": functions}
+    if s.get("mode") == "counter":
+        doc.update(mode="counter", config={}, regions=[],
+                   counter={"sample_every": s.get("sample_every", 1),
+                            "counters": 1, "sets": 1,
+                            "updates": 1, "hw_counters": []})
     with open(out, "w") as f:
         json.dump(doc, f, indent=1)
 
