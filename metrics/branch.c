@@ -191,8 +191,8 @@ void branch_add_events(struct branch_stats *s, const struct program *p,
 void branch_forget_histories(struct branch_stats *s) {
   s->global = 0;
   s->global_seen = 0;
-  u64map_clear(&s->local);
-  u64map_clear(&s->local_seen);
+  if (s->local)
+    memset(s->local, 0, s->n_local * sizeof *s->local);
 }
 
 int branch_merge(struct branch_stats *dst, const struct branch_stats *src,

@@ -14,6 +14,7 @@ targets=("$@")
 ((${#targets[@]})) || targets=(document raw rankmerge manifest summary cmdline)
 cmake --build build --target pisa_fuzzers >/dev/null
 mkdir -p build/fuzz
+here=$PWD # absolute paths: fuzz_cmdline works in a directory of its own
 for t in "${targets[@]}"; do
   mkdir -p "build/fuzz/corpus-$t"
   leaks=1
@@ -23,8 +24,8 @@ for t in "${targets[@]}"; do
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "build/tests/fuzz/bin/fuzz_$t" -max_total_time="$seconds" -max_len=131072 \
     -timeout=20 -rss_limit_mb=2048 -close_fd_mask=1 -print_final_stats=1 \
-    -artifact_prefix="build/fuzz/$t-" "build/fuzz/corpus-$t" \
-    "tests/fuzz/corpus/$t" > "build/fuzz/$t.log" 2>&1 || {
+    -artifact_prefix="$here/build/fuzz/$t-" "$here/build/fuzz/corpus-$t" \
+    "$here/tests/fuzz/corpus/$t" > "build/fuzz/$t.log" 2>&1 || {
     echo "fuzz.sh: $t failed; see build/fuzz/$t.log and build/fuzz/$t-*" >&2
     exit 1
   }

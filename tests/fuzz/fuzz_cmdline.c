@@ -66,7 +66,6 @@ static const struct command_line SettingsLine = {.name = "run", .usage = ""};
 static void settings(int argc, char **argv) {
   struct run_settings s;
   struct rank_model model;
-  char err[512];
   uint64_t bytes;
   run_settings_init(&s);
   rank_model_init(&model);
@@ -80,8 +79,8 @@ static void settings(int argc, char **argv) {
     if (which < 9)
       parse[which](&SettingsLine, argv[i + 1], &s);
     else if (which < 11)
-      rank_model_option(&model, which == 9 ? 'w' : 'l', argv[i + 1], err,
-                        sizeof err);
+      rank_model_option(&SettingsLine, &model, which == 9 ? 'M' : 'l',
+                        argv[i + 1]);
     else
       rank_parse_llc_bytes(argv[i + 1], &bytes);
   }
