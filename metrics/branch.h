@@ -47,9 +47,10 @@ struct branch_stats {
 int branch_init(struct branch_stats *s, const unsigned *histories, size_t n);
 void branch_free(struct branch_stats *s);
 
-/* One executed conditional branch (a static id) and its outcome: 0/1 for
- * a two-way branch (taken successor index), the successor index for a
- * switch.  Outcomes must come in program order, per thread. */
+/* One executed conditional branch (a static id, dense from 0: the local
+ * histories are an array indexed by it) and its outcome: 0/1 for a two-way
+ * branch (taken successor index), the successor index for a switch.
+ * Outcomes must come in program order, per thread. */
 void branch_record(struct branch_stats *s, uint32_t branch, uint32_t outcome);
 
 /* Records the outcome of every conditional branch the batch shows being
