@@ -274,11 +274,22 @@ static void consume_schedules(struct pisa_thread *t,
   sched_add_events(t->sched, b);
 }
 
+/* What no burst carries over a gap: branch histories, and the schedules'
+ * memory dependencies (which would otherwise grow with every address the
+ * bursts touch). */
+static void forget_before_burst(struct pisa_thread *t,
+                                void (*consume)(struct pisa_thread *,
+                                                const struct event_batch *)) {
+  if (consume == consume_branches && t->branches)
+    branch_forget_histories(t->branches);
+  if (consume == consume_schedules && t->sched)
+    sched_forget_memory(t->sched);
+}
+
 /* The part of b in bursts, each slice to `consume` (a group's own slices
  * and clock): a burst is the first burst_instances of every burst_period
  * instances of the thread.  A burst starts at an instance that begins a
- * block's run (none continued from a gap) and after a gap; branch
- * histories start over with it. */
+ * block's run (none continued from a gap) and after a gap. */
 static void consume_bursts(struct pisa_thread *t, struct pisa_bursts *bursts,
                            const struct event_batch *b,
                            void (*consume)(struct pisa_thread *,
@@ -300,8 +311,8 @@ static void consume_bursts(struct pisa_thread *t, struct pisa_bursts *bursts,
     if (first < end &&
         sample_slice_batch(&bursts->slice, b, first, end, at == 0))
       break;
-    if (first < end && at == 0 && consume == consume_branches && t->branches)
-      branch_forget_histories(t->branches);
+    if (first < end && at == 0)
+      forget_before_burst(t, consume);
     if (first < end)
       consume(t, &bursts->slice);
     i = end;

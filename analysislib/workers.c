@@ -30,6 +30,18 @@ static unsigned n_workers; /* set once, before start_tried */
 /* While the result is built, batches are consumed where they are decoded
  * (after the thread's queued ones): the writer needs no worker. */
 static int inline_mode;
+/* Broadcast when a slot becomes free, for the threads that wait for one. */
+static pthread_mutex_t done_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
+
+/* A worker is done with slot s. */
+static void release(struct pisa_batch_slot *s) {
+  if (__atomic_sub_fetch(&s->pending, 1, __ATOMIC_RELEASE))
+    return;
+  pthread_mutex_lock(&done_lock);
+  pthread_cond_broadcast(&done_cond);
+  pthread_mutex_unlock(&done_lock);
+}
 
 static void *worker_main(void *arg) {
   struct worker *w = arg;
@@ -45,7 +57,7 @@ static void *worker_main(void *arg) {
     for (unsigned g = 0; g < PISA_CONSUME_GROUPS; g++)
       if (w->groups & (1u << g))
         pisa_consume_group(j.t, &s->batch, g);
-    __atomic_sub_fetch(&s->pending, 1, __ATOMIC_RELEASE);
+    release(s);
   }
   return NULL;
 }
@@ -102,12 +114,26 @@ static unsigned workers_running(void) {
   return n_workers;
 }
 
-/* Waits until no worker reads slot `slot` of t: polls, so that a signal
- * handler may wait too. */
+static unsigned pending(struct pisa_thread *t, unsigned slot) {
+  return __atomic_load_n(&t->slots[slot].pending, __ATOMIC_ACQUIRE);
+}
+
+/* Waits until no worker reads slot `slot` of t: on the condition while
+ * the program runs, by polling while the result is built (perhaps in a
+ * signal handler, where no lock may be taken). */
 static void wait_slot(struct pisa_thread *t, unsigned slot) {
   const struct timespec pause = {0, 50000};
-  while (__atomic_load_n(&t->slots[slot].pending, __ATOMIC_ACQUIRE))
-    nanosleep(&pause, NULL);
+  if (!pending(t, slot))
+    return;
+  if (__atomic_load_n(&inline_mode, __ATOMIC_ACQUIRE)) {
+    while (pending(t, slot))
+      nanosleep(&pause, NULL);
+    return;
+  }
+  pthread_mutex_lock(&done_lock);
+  while (pending(t, slot))
+    pthread_cond_wait(&done_cond, &done_lock);
+  pthread_mutex_unlock(&done_lock);
 }
 
 PISA_HIDDEN void pisa_workers_wait(struct pisa_thread *t) {
@@ -164,7 +190,7 @@ PISA_HIDDEN void pisa_workers_consume(struct pisa_thread *t, unsigned slot) {
   __atomic_store_n(&s->pending, n, __ATOMIC_RELEASE);
   for (unsigned i = 0; i < n; i++)
     if (push(&workers[i], (struct job){t, slot})) {
-      __atomic_sub_fetch(&s->pending, 1, __ATOMIC_RELEASE);
+      release(s);
       consume_here(t, slot, workers[i].groups);
     }
 }
@@ -176,6 +202,8 @@ PISA_HIDDEN void pisa_workers_inline(int on) {
 /* The fork child has no worker: it analyses in its own thread. */
 PISA_HIDDEN void pisa_workers_after_fork(void) {
   pthread_mutex_init(&start_lock, NULL);
+  pthread_mutex_init(&done_lock, NULL);
+  pthread_cond_init(&done_cond, NULL);
   start_tried = 1;
   n_workers = 0;
 }

@@ -15,8 +15,8 @@ PISA_HIDDEN unsigned pisa_workers_free_slot(struct pisa_thread *t);
  * after t's queued batches. */
 PISA_HIDDEN void pisa_workers_consume(struct pisa_thread *t, unsigned slot);
 /* Waits until no worker reads t's batches: t's metrics are then complete
- * up to its last decoded batch.  Polls (nanosleep), so a signal handler
- * may call it. */
+ * up to its last decoded batch.  In inline mode it polls (nanosleep), so a
+ * signal handler may call it. */
 PISA_HIDDEN void pisa_workers_wait(struct pisa_thread *t);
 /* On: later batches are consumed where they are decoded (while the result
  * is built); off again after an exec that failed. */

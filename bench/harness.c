@@ -35,6 +35,8 @@ static const struct preset Presets[] = {
     {"all", "--metrics=all", {100, 8}},
     /* sampled deep mode, every family (issue 13: CPU and peak RSS) */
     {"sampled", "--sample 1%", {20, 1.5}},
+    /* every family on two analysis threads: compare its wall time */
+    {"threads2", "--metrics=all --analysis-threads 2", {0, 8}},
     {"counter", "--mode=counter", {1.05, 0}},
 };
 #define PRESET_COUNT (sizeof Presets / sizeof *Presets)
@@ -91,7 +93,8 @@ static void usage(FILE *f) {
       "  --reps N            runs per kernel and tool (default 3)\n"
       "  --presets LIST      pisa-char presets (default " DEFAULT_PRESETS "):\n"
       "                      none, footprint, memory, parallelism, all,\n"
-      "                      sampled (--sample 1%%), counter\n"
+      "                      sampled (--sample 1%%), threads2\n"
+      "                      (all on 2 analysis threads), counter\n"
       "  --preset NAME=ARGS  also run preset NAME: pisa-char ARGS (words\n"
       "                      split at spaces), e.g. 'sampled1=--sample 1%%';\n"
       "                      repeatable; a built-in name is redefined\n"

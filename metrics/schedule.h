@@ -39,6 +39,11 @@ void sched_free(struct sched *s);
  * an instance may continue in the next batch. */
 void sched_add_events(struct sched *s, const struct event_batch *batch);
 
+/* Forgets the memory-dependency state and returns its memory (after a gap
+ * in the stream, such as between two sampled bursts): later accesses
+ * depend on no earlier one. */
+void sched_forget_memory(struct sched *s);
+
 /* Block instances the scheduler could not place in a call stack (a lost
  * context: it started a fresh frame, or dropped the instance). */
 uint64_t sched_desync(const struct sched *s);

@@ -6,6 +6,7 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CHUNK_ENTRIES 1024
 
@@ -112,4 +113,16 @@ void sched_memory_free(struct sched *s) {
     free(s->chunks[c]);
   }
   free(s->chunks);
+}
+
+void sched_forget_memory(struct sched *s) {
+  sched_memory_free(s);
+  u64map_init(&s->pages);
+  u64map_init(&s->overflow);
+  s->page_base = NULL;
+  s->n_pages = s->page_cap = 0;
+  s->chunks = NULL;
+  s->n_overflow = s->chunk_cap = 0;
+  memset(s->page_cache, 0, sizeof s->page_cache);
+  s->n_stores = 0; /* entries of instances cut by the gap */
 }

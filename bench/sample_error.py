@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""sample_error.py: the error of sampled deep mode (pisa-char --sample)
+against exact runs, per bench kernel: miss ratios at 32 KiB / 1 MiB /
+32 MiB (absolute), the 64-byte reuse histogram (total variation distance),
+memory entropy (largest |error| over H_0..H_K, bits), footprint, ILP per
+window and BBLP (relative), and CPU seconds of both runs.  Prints a
+Markdown table (docs/performance.md "Sampled deep mode").
+
+usage: bench/sample_error.py BUILD [--rate 1%] [--kernels a,b] [--jobs N]
+                             [--args K=A:B,...] [--keep DIR] [--reuse-exact]
+Kernels run with pisa-bench's --quick sizes unless --args says otherwise.
+With --reuse-exact, exact documents already in --keep DIR (and their CPU
+and RSS, K.exact.time) are used again.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+QUICK = {"atax": "1000:40", "compress": "1572864", "floyd-warshall": "500",
+         "gemm": "550", "graph": "14", "hashtable": "262144:262144",
+         "jacobi-2d": "1000:30", "pointer-chase": "262144:524288",
+         "triad": "524288:60"}
+
+
+def run(build, kernel, args, extra, out):
+    """Runs pisa-char on the kernel; returns its CPU seconds (user + sys of
+    the child tree) and the peak RSS in KiB."""
+    cmd = [os.path.join(build, "bin", "pisa-char"), "-q", "--force", "-o",
+           out] + extra + [os.path.join(build, "bench", "pisa", kernel)]
+    cmd += args.split(":")
+    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL) as p:
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode:
+        sys.exit("%s failed with status %d" % (" ".join(cmd), p.returncode))
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def histogram(totals, line):
+    for h in totals.get("reuse_distance", []):
+        if h["line_bytes"] == line:
+            counts = [h["cold"]] + list(h["bins"])
+            total = sum(counts)
+            return [c / total for c in counts] if total else counts
+    return []
+
+
+def tvd(p, q):
+    n = max(len(p), len(q))
+    p = p + [0] * (n - len(p))
+    q = q + [0] * (n - len(q))
+    return 0.5 * sum(abs(a - b) for a, b in zip(p, q))
+
+
+def relative(a, b):
+    return abs(b - a) / a if a else (0.0 if not b else math.inf)
+
+
+def errors(exact, sampled):
+    e, s = exact["totals"], sampled["totals"]
+    row = {}
+    for m_e, m_s in zip(e.get("miss_ratio", []), s.get("miss_ratio", [])):
+        row["miss %d" % m_e["cache_bytes"]] = abs(m_e["ratio"] - m_s["ratio"])
+    row["tvd"] = tvd(histogram(e, 64), histogram(s, 64))
+    h_e, h_s = e.get("memory_entropy", []), s.get("memory_entropy", [])
+    row["entropy"] = max((abs(a - b) for a, b in zip(h_e, h_s)), default=0)
+    row["footprint"] = relative(e["footprint"]["bytes"],
+                                s["footprint"]["bytes"])
+    for w_e, w_s in zip(e.get("ilp", []), s.get("ilp", [])):
+        row["ilp %d" % w_e["window"]] = relative(w_e["ilp"], w_s["ilp"])
+    if "bblp" in e:
+        row["bblp"] = relative(e["bblp"]["bblp"], s["bblp"]["bblp"])
+    return row
+
+
+def timed_run(build, kernel, args, extra, out, reuse):
+    """run(), or its earlier figures when reuse and they exist."""
+    times = out[:-len(".json")] + ".time"
+    if reuse and os.path.exists(out) and os.path.exists(times):
+        with open(times) as f:
+            cpu, rss = f.read().split()
+        return float(cpu), float(rss)
+    cpu, rss = run(build, kernel, args, extra, out)
+    with open(times, "w") as f:
+        f.write("%f %d\n" % (cpu, rss))
+    return cpu, rss
+
+
+def measure(build, kernel, args, rate, keep, reuse_exact):
+    files = [os.path.join(keep, "%s.%s.json" % (kernel, k))
+             for k in ("exact", "sampled")]
+    cpu_e, rss_e = timed_run(build, kernel, args, [], files[0], reuse_exact)
+    cpu_s, rss_s = timed_run(build, kernel, args, ["--sample", rate],
+                             files[1], False)
+    docs = [json.load(open(f)) for f in files]
+    row = errors(*docs)
+    row.update({"cpu exact": cpu_e, "cpu sampled": cpu_s,
+                "rss exact": rss_e, "rss sampled": rss_s})
+    return kernel, args, row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("build")
+    ap.add_argument("--rate", default="1%")
+    ap.add_argument("--kernels", default=",".join(sorted(QUICK)))
+    ap.add_argument("--args", default="")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--keep")
+    ap.add_argument("--reuse-exact", action="store_true")
+    o = ap.parse_args()
+    sizes = dict(QUICK)
+    for item in filter(None, o.args.split(",")):
+        k, _, a = item.partition("=")
+        sizes[k] = a
+    keep = o.keep or tempfile.mkdtemp(prefix="sample-error.")
+    os.makedirs(keep, exist_ok=True)
+    kernels = o.kernels.split(",")
+    with ThreadPoolExecutor(o.jobs) as pool:
+        rows = list(pool.map(
+            lambda k: measure(o.build, k, sizes[k], o.rate, keep, o.reuse_exact), kernels))
+    cols = [c for c in rows[0][2] if not c.startswith(("cpu", "rss"))]
+    print("| kernel (args) | " + " | ".join(cols) +
+          " | CPU s exact / sampled | peak RSS MiB exact / sampled |")
+    print("|---" * (len(cols) + 3) + "|")
+    worst = {c: 0.0 for c in cols}
+    for kernel, args, row in rows:
+        cells = ["%.4f" % row[c] for c in cols]
+        for c in cols:
+            worst[c] = max(worst[c], row[c])
+        print("| %s (%s) | %s | %.1f / %.1f | %.0f / %.0f |" % (
+            kernel, args, " | ".join(cells), row["cpu exact"],
+            row["cpu sampled"], row["rss exact"] / 1024,
+            row["rss sampled"] / 1024))
+    print("| worst | " + " | ".join("%.4f" % worst[c] for c in cols) +
+          " | | |")
+
+
+if __name__ == "__main__":
+    main()
