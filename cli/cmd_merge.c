@@ -2,6 +2,7 @@
  * ranks of an MPI job that the user ran with their own mpirun (per-rank
  * documents, or the runtime's raw results) into one document with `ranks`,
  * the job's `mpi` object and merged `totals`. */
+#include "atomicfile.h"
 #include "cmdline.h"
 #include "commands.h"
 #include "numbers.h"
@@ -97,6 +98,10 @@ int cmd_merge(int argc, char **argv) {
     return usage_error(&merge_line, "no output file (-o OUT)");
   if (optind >= argc)
     return usage_error(&merge_line, "no files to merge");
+  char err[1024];
+  if (pisa_check_output(opt.output, argv + optind, (size_t)(argc - optind),
+                        "one of the files merged", err, sizeof err) != 0)
+    die("%s", err);
   struct rank_files_merge m = {.output = opt.output,
                                .program = opt.program,
                                .size = opt.size,
