@@ -21,14 +21,19 @@ config.environment["LC_ALL"] = "C"
 # Optional toolchains: OpenMP (libomp next to clang) and MPI (mpirun, and
 # libpisa_mpi, built when CMake found MPI).
 import shutil
+import subprocess
 if os.path.exists(os.path.join(config.llvm_tools_dir, "..", "lib", "libomp.so")):
     config.available_features.add("openmp")
 if shutil.which("mpirun") and os.path.exists(
         os.path.join(config.pisa_lib_dir, "libpisa_mpi.so")):
     config.available_features.add("mpi")
 
-# Root: tests that mount a small tmpfs in a mount namespace of their own.
-if os.geteuid() == 0 and shutil.which("unshare"):
+# Root: tests that mount a small tmpfs in a mount namespace of their own;
+# only where a private mount namespace can be made (not in a chroot, whose
+# root is no mount point).
+if os.geteuid() == 0 and shutil.which("unshare") and subprocess.call(
+        ["unshare", "-m", "true"], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL) == 0:
     config.available_features.add("root")
 
 plugin = os.path.join(config.pisa_lib_dir, "pisa-pass.so")
