@@ -30,9 +30,9 @@
 // RUN: %jcheck %t.loc.json "'spatial_locality' in d['totals'] and 'reuse_distance' in d['totals']" \
 // RUN:   "'footprint' not in d['totals'] and 'memory_entropy' not in d['totals']"
 // RUN: not %pisa-char --metrics=bogus %t 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: pisa-char: --metrics: unknown family 'bogus'
+// BAD: pisa-char run: --metrics 'bogus': expected footprint, entropy, reuse, locality, classes, branch, ilp, bblp, all or none
 // RUN: not %pisa-char --entropy-bits 41 %t 2>&1 | FileCheck %s --check-prefix=BITS
-// BITS: pisa-char: --entropy-bits 41: expected a number from 0 to 40
+// BITS: pisa-char run: --entropy-bits 41: expected a number from 0 to 40
 int counter;
 
 __attribute__((noinline)) void bump(int times) {

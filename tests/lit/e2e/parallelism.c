@@ -39,8 +39,8 @@
 // RUN: not %pisa-char --ilp-windows=0,0 %t 2>&1 | FileCheck --check-prefix=TWICE %s
 // RUN: not %pisa-char --ilp-windows=-1 %t 2>&1 | FileCheck --check-prefix=BAD %s
 // CHECK: done
-// TWICE: pisa-char: --ilp-windows 0,0: window 0 is listed twice
-// BAD: pisa-char: --ilp-windows -1: expected up to 8
+// TWICE: pisa-char run: --ilp-windows 0,0: window 0 is listed twice
+// BAD: pisa-char run: --ilp-windows -1: expected up to 8
 #include <stdio.h>
 #include <stdlib.h>
 
