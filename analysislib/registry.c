@@ -315,6 +315,7 @@ static int translate_module(const struct pisa_module *m, uint32_t f0,
                                     .display = f->display,
                                     .file = f->file,
                                     .module = m->name,
+                                    .directory = m->directory,
                                     .line = f->line,
                                     .first_block = b0 + f->first_block,
                                     .n_blocks = f->n_blocks};
