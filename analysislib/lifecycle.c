@@ -8,6 +8,7 @@
 #include "config.h"
 #include "counter/counter.h"
 #include "report.h"
+#include "status.h"
 #include "threads.h"
 
 #include <signal.h>
@@ -27,7 +28,9 @@ static void write_result_now(int complete, int sig, int in_signal) {
   int locked = in_signal ? pisa_threads_trylock() == 0 : 1;
   if (!in_signal)
     pisa_threads_lock();
+  pisa_status_phase(PISA_PHASE_DRAINING);
   pisa_threads_freeze(in_signal);
+  pisa_status_phase(PISA_PHASE_WRITING);
   if (pisa_counter_mode())
     pisa_counter_write_result(complete, sig);
   else
@@ -94,6 +97,7 @@ __attribute__((constructor(101))) static void pisa_start(void) {
   if (!pisa_config.active)
     return;
   result_pid = getpid();
+  pisa_status_init();
   install_signal_handlers();
   pthread_atfork(NULL, NULL, after_fork_child);
   if (pisa_counter_mode() && pisa_counter_config.interval_ms)
@@ -125,5 +129,6 @@ PISA_HIDDEN void pisa_after_failed_exec(void) {
   pisa_threads_lock();
   pisa_threads_thaw();
   pisa_threads_unlock();
+  pisa_status_phase(PISA_PHASE_RUNNING);
   atomic_flag_clear(&result_written);
 }

@@ -53,8 +53,11 @@ void child_signals_release(const struct child_signals *s);
 
 /* Waits for the foreground program and ends the forwarding; its wait
  * status. It stays a zombie until forwarding stopped, so a late signal can
- * never hit a recycled pid. */
-int child_wait(pid_t pid, struct child_signals *s);
+ * never hit a recycled pid. With a `tick`, it is called with `ctx` about
+ * every CHILD_TICK_SECONDS while the program runs. */
+#define CHILD_TICK_SECONDS 0.05
+int child_wait(pid_t pid, struct child_signals *s, void (*tick)(void *ctx),
+               void *ctx);
 
 /* The exit status of a wait status as a shell reports it: the exit code,
  * or 128+N when killed by signal N (*sig = N, else 0). */
