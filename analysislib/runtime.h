@@ -91,7 +91,7 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,
 PISA_HIDDEN void pisa_consume(struct pisa_thread *t,
                               const struct event_batch *batch);
 PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t);
-/* History lengths of the branch family (METRICS.md). */
+/* History lengths of the branch family (docs/metrics.md). */
 PISA_HIDDEN extern const unsigned pisa_branch_histories[6];
 
 #endif

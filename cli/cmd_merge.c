@@ -71,9 +71,10 @@ static int take_option(int opt, char *arg, void *ctx) {
     o->force = 1;
     break;
   case OPT_SIZE:
-    if (parse_long(arg, 1, 1 << 20, &size))
-      return usage_error(&merge_line, "--size %s: expected a number of ranks",
-                         arg);
+    if (parse_long(arg, 1, PISA_MAX_RANKS, &size))
+      return usage_error(&merge_line,
+                         "--size %s: expected a number of ranks from 1 to %d",
+                         arg, PISA_MAX_RANKS);
     o->size = (int)size;
     break;
   case OPT_PROGRAM:

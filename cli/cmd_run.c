@@ -270,6 +270,7 @@ int cmd_run(int argc, char **argv) {
   status = run_check_mode(&run_line, &opt.settings);
   if (status)
     return status;
+  run_check_environment();
   int first = optind;
   const char *given = argv[first];
   struct run_output output;
@@ -279,7 +280,7 @@ int cmd_run(int argc, char **argv) {
   char *file = program_find(given);
   program_check(given, file);
   program_check_mode(given, file, opt.settings.counter);
-  run_output_check(&output, opt.force);
+  run_output_check(&output, opt.force, file);
   if (opt.keep_raw)
     check_keep_raw(opt.keep_raw);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #define MAX_JOBS 256
+#define MAX_SHARDS 65536
 
 /* ---- Options ------------------------------------------------------------- */
 
@@ -118,14 +119,18 @@ static int parse_timeout(const char *arg, double *out) {
 }
 
 static int parse_shard(const char *arg, struct sweep_options *opt) {
-  unsigned k, n;
-  char tail;
-  if (sscanf(arg, "%u/%u%c", &k, &n, &tail) != 2 || k < 1 || k > n ||
-      arg[0] < '0' || arg[0] > '9')
+  unsigned long k, n;
+  const char *slash = strchr(arg, '/');
+  char *first = xasprintf("%.*s", slash ? (int)(slash - arg) : 0, arg);
+  int bad = !slash || parse_unsigned(slash + 1, 1, MAX_SHARDS, &n) ||
+            parse_unsigned(first, 1, n, &k);
+  free(first);
+  if (bad)
     return usage_error(&sweep_line,
-                       "--shard '%s': expected K/N with 1 <= K <= N", arg);
-  opt->shard_index = k;
-  opt->shard_count = n;
+                       "--shard '%s': expected K/N with 1 <= K <= N <= %d", arg,
+                       MAX_SHARDS);
+  opt->shard_index = (unsigned)k;
+  opt->shard_count = (unsigned)n;
   return 0;
 }
 
@@ -183,6 +188,12 @@ static int parse_sweep_options(int argc, char **argv,
     return usage_error(&sweep_line, "--metrics selects deep-mode metric "
                                     "families; it does not go with --mode "
                                     "counter");
+  /* What each run would refuse is refused before anything is built. */
+  struct run_settings run;
+  run_settings_init(&run);
+  if (opt->metrics && run_parse_metrics(&sweep_line, opt->metrics, &run))
+    return 2;
+  run_check_environment();
   return CMDLINE_PARSED;
 }
 

@@ -1,4 +1,4 @@
-/* branch.h: branch behaviour (METRICS.md "Branch behaviour") from the
+/* branch.h: branch behaviour (docs/metrics.md "Branch behaviour") from the
  * stream of executed conditional branches and their outcomes: the plain
  * per-branch outcome entropy, and for each history length h the conditional
  * entropy of the next outcome and the miss rate of the ideal predictor,

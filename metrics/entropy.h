@@ -1,4 +1,4 @@
-/* entropy.h: memory entropy (METRICS.md "Memory entropy"): the Shannon
+/* entropy.h: memory entropy (docs/metrics.md "Memory entropy"): the Shannon
  * entropy of the access start addresses with k low bits cut, H_k for
  * k = 0..K, from one exact count per distinct start address. */
 #ifndef PISA_METRICS_ENTROPY_H

@@ -1,4 +1,4 @@
-/* footprint.h: exact memory footprint (METRICS.md "Memory footprint"): the
+/* footprint.h: exact memory footprint (docs/metrics.md "Memory footprint"): the
  * distinct bytes touched and the distinct blocks at any power-of-two line
  * size, from one bit per byte kept per touched 4 KiB page. */
 #ifndef PISA_METRICS_FOOTPRINT_H

@@ -1,4 +1,4 @@
-/* locality.h: what METRICS.md derives from reuse distances: the histogram
+/* locality.h: what docs/metrics.md derives from reuse distances: the histogram
  * per line size ("Reuse distance"), the spatial locality score of each pair
  * of line sizes (b, 2b) and its strict variant, and LRU cache miss ratios,
  * from the per-access bins computed by the reuse-distance engine. */
@@ -17,7 +17,7 @@ struct json_object;
 /* The bin the engine gives a first reference (REUSE_COLD in reuse.h).  It
  * compares above every finite bin, as the score's ranking wants. */
 #define LOCALITY_COLD_BIN 255
-/* METRICS.md: miss ratios come from the 64-byte histogram. */
+/* docs/metrics.md: miss ratios come from the 64-byte histogram. */
 #define LOCALITY_MISS_LINE_BYTES 64
 #define LOCALITY_DEFAULT_CACHES 3
 /* 32 KiB, 1 MiB, 32 MiB */

@@ -1,4 +1,4 @@
-/* mix.h: the dynamic instruction mix (METRICS.md "What counts as an
+/* mix.h: the dynamic instruction mix (docs/metrics.md "What counts as an
  * instruction", "Instruction mix"): static per-block instruction tables
  * times block execution counts, by opcode, category and vector width. */
 #ifndef PISA_METRICS_MIX_H

@@ -14,7 +14,7 @@
 #define PROGRAM_NONE UINT32_MAX
 
 /* ---- Instructions ------------------------------------------------------
- * Every counted instruction of a block, in order (METRICS.md: phis and
+ * Every counted instruction of a block, in order (docs/metrics.md: phis and
  * debug or no-code intrinsics are not counted). */
 enum program_instr_flag {
   PROGRAM_INSTR_VECTOR = 1u << 0, /* its value (or stored value) is a vector */
@@ -53,7 +53,7 @@ enum program_site_kind {
   PROGRAM_SITE_CALL = 8,    /* no access */
 };
 
-/* Access-pattern class of a static access (METRICS.md, MemGaze). */
+/* Access-pattern class of a static access (docs/metrics.md, MemGaze). */
 enum program_access_class {
   PROGRAM_CLASS_IRREGULAR = 0,
   PROGRAM_CLASS_STRIDED = 1,

@@ -1,4 +1,4 @@
-/* reuse.h: exact LRU reuse (stack) distance at one line size (METRICS.md
+/* reuse.h: exact LRU reuse (stack) distance at one line size (docs/metrics.md
  * "Reuse distance"): each reference's distance and histogram bin, in
  * O(log n) per reference and 16 to 25 bytes per distinct block. */
 #ifndef PISA_METRICS_REUSE_H

@@ -1,4 +1,4 @@
-/* schedule.h: the dataflow schedules of METRICS.md (ILP per instruction
+/* schedule.h: the dataflow schedules of docs/metrics.md (ILP per instruction
  * window, per category and opcode; DLP1/DLP2; BBLP, smart BBLP, PBBLP),
  * rebuilt from a thread's decoded batches (events.h) and the program's
  * dataflow (program.h: operand slots, phi incoming values, index-update
@@ -45,7 +45,8 @@ uint64_t sched_desync(const struct sched *s);
 
 /* ---- Results --------------------------------------------------------
  * Mergeable form: each ratio is held as (sum of value * weight, weight),
- * so merging threads gives the weighted means of METRICS.md "Merging". */
+ * so merging threads gives the weighted means of docs/metrics.md "Threads,
+ * processes and MPI ranks". */
 struct par_ratio {
   double wsum;
   uint64_t n;

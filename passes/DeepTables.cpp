@@ -16,8 +16,8 @@ namespace pisa {
 
 namespace {
 
-/// MemGaze's classes (METRICS.md): constant for a stack or global slot at a
-/// fixed offset, strided for an affine add-recurrence with a constant step,
+/// MemGaze's classes (docs/metrics.md): constant for a stack or global slot at
+/// a fixed offset, strided for an affine add-recurrence with a constant step,
 /// irregular for everything else.
 uint8_t accessClass(Value *Ptr, const DataLayout &DL, ScalarEvolution &SE) {
   APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);

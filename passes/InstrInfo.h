@@ -29,7 +29,7 @@ struct SiteInfo {
 };
 
 /// Whether I is an instruction of the mix: not a phi, and not an intrinsic
-/// that lowers to no code (METRICS.md).
+/// that lowers to no code (docs/metrics.md).
 bool isCounted(const llvm::Instruction &I);
 
 /// I's row of the instruction table: opcode, category, type, width, lanes

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake make gcc g++ file llvm-19-dev clang-19 llvm-19-tools
           clang-format-19 libclang-rt-19-dev libomp-19-dev libjson-c-dev libgsl-dev uthash-dev
-          libopenmpi-dev openmpi-bin python3 python3-jsonschema valgrind
+          libopenmpi-dev openmpi-bin python3 python3-jsonschema json-schema-test-suite
+          valgrind
           chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do

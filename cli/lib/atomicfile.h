@@ -1,7 +1,9 @@
 /* atomicfile.h: the one way pisa-char writes its files (documents, sweep
  * summaries, reports): a temporary file in the same directory, fsync and a
  * rename, so that readers never see a partial file; without `force` an
- * existing file is never replaced, not even one created meanwhile. */
+ * existing file is never replaced, not even one created meanwhile, and a
+ * target that is not a regular file (/dev/null, a FIFO) is never replaced:
+ * a character device or FIFO is written in place, anything else refused. */
 #ifndef PISA_CLI_ATOMICFILE_H
 #define PISA_CLI_ATOMICFILE_H
 
@@ -26,15 +28,27 @@ enum pisa_write_kind {
 };
 
 /* Writes `len` bytes of `data` to `path`, with the permissions a plain
- * creat(0666) would give. On failure a one-line reason in `err`. */
+ * creat(0666) would give; with `force`, an existing character device or
+ * FIFO is opened and written in place instead. On failure a one-line
+ * reason in `err`. */
 enum pisa_write_status pisa_write_atomic(const char *path, const char *data,
                                          size_t len, int force,
                                          enum pisa_write_kind kind, char *err,
                                          size_t n);
 
-/* Whether a file can be created in the directory that would hold `path`
- * (tested by creating and removing a temporary file); 0 if so, else -1
- * and `err`. */
+/* Whether `path` can be written: an existing character device or FIFO is
+ * written in place, anything else needs a file created in the directory
+ * that would hold `path` (tested by creating and removing a temporary
+ * file); 0 if so, else -1 and `err`. */
 int pisa_check_writable_dir(const char *path, char *err, size_t n);
+
+/* Checks, before any work starts, that `path` can take an output: not
+ * empty, not a directory, socket or block device, and not the same file as
+ * one of the `ninputs` `inputs` (an input that does not exist is skipped;
+ * the message says "PATH is <inputs_are>; choose another -o"). Whether an
+ * existing `path` may be replaced (--force) and whether its directory is
+ * writable are the caller's questions. 0, or -1 and `err`. */
+int pisa_check_output(const char *path, char *const *inputs, size_t ninputs,
+                      const char *inputs_are, char *err, size_t n);
 
 #endif

@@ -70,6 +70,21 @@ static int json_file_filter(const struct dirent *entry) {
   return entry->d_name[0] != '.' && has_suffix(entry->d_name, ".json");
 }
 
+/* Adds DIR/NAME when it is a regular file; anything else (a FIFO that
+ * would block, a device, a directory) is skipped with a note. */
+static int add_entry(struct pisa_docset *set, const char *dir, const char *name,
+                     size_t *added) {
+  char *path = xasprintf("%s/%s", dir, name);
+  struct stat st;
+  int status = 0;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    warning("%s: not a regular file; skipped", path);
+  else if ((status = add_file(set, path)) == 0)
+    ++*added;
+  free(path);
+  return status;
+}
+
 static int add_dir(struct pisa_docset *set, const char *dir) {
   struct dirent **entries;
   int n = scandir(dir, &entries, json_file_filter, alphasort);
@@ -77,18 +92,18 @@ static int add_dir(struct pisa_docset *set, const char *dir) {
     error("%s: cannot read directory: %s", dir, strerror(errno));
     return -1;
   }
-  int status = n == 0 ? -1 : 0;
-  if (n == 0)
-    error("%s: no *.json documents in this directory", dir);
+  int status = 0;
+  size_t added = 0;
   for (int i = 0; i < n; i++) {
-    if (status == 0) {
-      char *path = xasprintf("%s/%s", dir, entries[i]->d_name);
-      status = add_file(set, path);
-      free(path);
-    }
+    if (status == 0)
+      status = add_entry(set, dir, entries[i]->d_name, &added);
     free(entries[i]);
   }
   free(entries);
+  if (status == 0 && added == 0) {
+    error("%s: no *.json documents in this directory", dir);
+    status = -1;
+  }
   return status;
 }
 

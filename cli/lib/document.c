@@ -148,13 +148,22 @@ json_object *pisa_document_from_raw(json_object *raw,
   return doc;
 }
 
-int pisa_document_validate(json_object *doc, char *err, size_t n) {
-  const struct pisa_schema *schema = pisa_schema_builtin(PISA_SCHEMA_FILE);
+static int validate_with(const char *file, json_object *doc, char *err,
+                         size_t n) {
+  const struct pisa_schema *schema = pisa_schema_builtin(file);
   if (!schema) {
-    snprintf(err, n, "schema %s is not built in", PISA_SCHEMA_FILE);
+    snprintf(err, n, "schema %s is not built in", file);
     return -1;
   }
   return pisa_schema_validate(schema, doc, err, n) == 0 ? 0 : -1;
+}
+
+int pisa_document_validate(json_object *doc, char *err, size_t n) {
+  return validate_with(PISA_SCHEMA_FILE, doc, err, n);
+}
+
+int pisa_raw_validate(json_object *raw, char *err, size_t n) {
+  return validate_with(PISA_RAW_SCHEMA_FILE, raw, err, n);
 }
 
 /* ---- Writing ------------------------------------------------------------ */

@@ -13,6 +13,7 @@
 #define PISA_SCHEMA_ID "pisa-char/1"
 #define PISA_RAW_SCHEMA_ID "pisa-char-raw/1"
 #define PISA_SCHEMA_FILE "pisa-char-1.schema.json"
+#define PISA_RAW_SCHEMA_FILE "pisa-char-raw-1.schema.json"
 #define PISA_DOC_SUFFIX ".pisa.json" /* of the documents pisa-char names */
 
 /* The length of a document's file name without its ".pisa.json" or
@@ -59,6 +60,9 @@ json_object *pisa_program_object(const struct pisa_program_run *run);
 /* Validates `doc` against the built-in schemas/pisa-char-1.schema.json;
  * 0 when valid, else -1 and the first violation in `err`. */
 int pisa_document_validate(json_object *doc, char *err, size_t n);
+
+/* The same for a raw result and schemas/pisa-char-raw-1.schema.json. */
+int pisa_raw_validate(json_object *raw, char *err, size_t n);
 
 /* Writes `doc` and a final newline to `path` with pisa_write_atomic (a
  * document is kept in the temporary file when `path` exists). */

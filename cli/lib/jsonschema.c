@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define JSON_PARSE_DEPTH 256
 #define NO_LIMIT (-1LL)
 
 /* ---- Paths: JSON pointers built while walking a schema or a document --- */
@@ -1211,118 +1210,5 @@ int pisa_schema_validate(const struct pisa_schema *s, struct json_object *doc,
              c.failure.reason);
   free(c.where.text);
   json_object_put(c.name);
-  return status;
-}
-
-/* ---- Parsing ------------------------------------------------------------- */
-
-/* json-c accepts NaN and Infinity, which JSON does not have. */
-static bool all_finite(struct json_object *v) {
-  switch (json_object_get_type(v)) {
-  case json_type_double:
-    return isfinite(json_object_get_double(v));
-  case json_type_array:
-    for (size_t i = 0; i < json_object_array_length(v); i++)
-      if (!all_finite(json_object_array_get_idx(v, i)))
-        return false;
-    return true;
-  case json_type_object: {
-    json_object_object_foreach(v, key, member) {
-      (void)key;
-      if (!all_finite(member))
-        return false;
-    }
-    return true;
-  }
-  default:
-    return true;
-  }
-}
-
-static void parse_error_at(const char *text, size_t offset, const char *what,
-                           char *err, size_t errlen) {
-  size_t line = 1, column = 1;
-  for (size_t i = 0; i < offset; i++) {
-    column++;
-    if (text[i] == '\n')
-      line++, column = 1;
-  }
-  snprintf(err, errlen, "malformed JSON at line %zu, column %zu: %s", line,
-           column, what);
-}
-
-int pisa_json_parse(const char *text, size_t len, struct json_object **out,
-                    char *err, size_t errlen) {
-  *out = NULL;
-  if (len >= INT_MAX) {
-    snprintf(err, errlen, "JSON text too large (%zu bytes)", len);
-    return -1;
-  }
-  struct json_tokener *tok = json_tokener_new_ex(JSON_PARSE_DEPTH);
-  if (!tok)
-    die_status(1, "out of memory");
-  json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-  /* The terminating NUL is passed too: it ends a bare number at the end. */
-  struct json_object *value = json_tokener_parse_ex(tok, text, (int)len + 1);
-  enum json_tokener_error status = json_tokener_get_error(tok);
-  size_t end = json_tokener_get_parse_end(tok);
-  json_tokener_free(tok);
-  if (status == json_tokener_success) {
-    while (end < len && text[end] && strchr(" \t\r\n", text[end]))
-      end++;
-    if (end < len) {
-      parse_error_at(text, end, "unexpected text after the JSON value", err,
-                     errlen);
-    } else if (!all_finite(value)) {
-      snprintf(err, errlen,
-               "malformed JSON: NaN, Infinity or a number out "
-               "of range");
-    } else {
-      *out = value;
-      return 0;
-    }
-    json_object_put(value);
-  } else {
-    parse_error_at(text, end, json_tokener_error_desc(status), err, errlen);
-  }
-  return -1;
-}
-
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  size_t cap = 1 << 16, used = 0;
-  char *text = xmalloc(cap);
-  size_t got;
-  while ((got = fread(text + used, 1, cap - used - 1, f)) > 0) {
-    used += got;
-    if (cap - used - 1 == 0)
-      text = xrealloc(text, cap *= 2);
-  }
-  int failed = ferror(f);
-  int saved_errno = errno;
-  fclose(f);
-  if (failed) {
-    free(text);
-    errno = saved_errno;
-    return NULL;
-  }
-  text[used] = '\0';
-  *len = used;
-  return text;
-}
-
-int pisa_json_parse_file(const char *path, struct json_object **out, char *err,
-                         size_t errlen) {
-  size_t len;
-  char *text = read_file(path, &len);
-  if (!text) {
-    *out = NULL;
-    snprintf(err, errlen, "cannot read: %s", strerror(errno));
-    return -1;
-  }
-  int status = pisa_json_parse(text, len, out, err, errlen);
-  free(text);
   return status;
 }

@@ -4,6 +4,8 @@
 #ifndef PISA_CLI_JSONSCHEMA_H
 #define PISA_CLI_JSONSCHEMA_H
 
+#include "jsontext.h"
+
 #include <stddef.h>
 
 struct json_object;
@@ -34,15 +36,5 @@ const struct pisa_schema *pisa_schema_builtin(const char *file_name);
  * "<JSON pointer>: <reason>" ("<root>" for the document itself). */
 int pisa_schema_validate(const struct pisa_schema *schema,
                          struct json_object *doc, char *err, size_t errlen);
-
-/* Strict JSON parsing (UTF-8; no comments, NaN or trailing text) of text,
- * which must have a NUL at text[len] (a C string or a file read as one).
- * Returns 0 with the value in *out (NULL for a JSON null), else -1 with a
- * one-line reason in err: "cannot read: <strerror>" or "malformed JSON at line
- * L, column C: <what>". */
-int pisa_json_parse(const char *text, size_t len, struct json_object **out,
-                    char *err, size_t errlen);
-int pisa_json_parse_file(const char *path, struct json_object **out, char *err,
-                         size_t errlen);
 
 #endif

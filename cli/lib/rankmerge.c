@@ -16,7 +16,7 @@
 
 /* What the means of a METRICS object are weighted by. */
 struct weights {
-  double instructions; /* ILP, DLP, BBLP (METRICS.md: N-weighted) */
+  double instructions; /* ILP, DLP, BBLP (docs/metrics.md: N-weighted) */
   double refs;         /* entropy, miss ratios, locality, access shares */
   double branches;     /* branch entropies and miss rates */
 };
@@ -107,13 +107,31 @@ static int same_entry(json_object *a, json_object *b) {
   return keyed;
 }
 
-static void merge_value(json_object *parent, const char *key, json_object *d,
-                        json_object *s, double wd, double ws);
+static int merge_value(json_object *parent, const char *key, json_object *d,
+                       json_object *s, double wd, double ws);
+
+/* d += s for two JSON integers, exactly over [-2^63, 2^64 - 1]; -1 when the
+ * sum leaves that range (json-c's int64 sum would wrap or clamp). */
+static int add_ints(json_object *d, json_object *s) {
+  int64_t a = json_object_get_int64(d), b = json_object_get_int64(s), sum;
+  uint64_t ua = json_object_get_uint64(d), ub = json_object_get_uint64(s), u;
+  if (a >= 0 && b >= 0) {
+    if (__builtin_add_overflow(ua, ub, &u))
+      return -1;
+    json_object_set_uint64(d, u);
+    return 0;
+  }
+  if (__builtin_add_overflow(a, b, &sum))
+    return -1;
+  json_object_set_int64(d, sum);
+  return 0;
+}
 
 /* Lists: entries matched by their key fields; numbers element-wise, counts
  * added (the shorter padded with zeros), others weighted. */
-static void merge_array(json_object *d, json_object *s, double wd, double ws) {
+static int merge_array(json_object *d, json_object *s, double wd, double ws) {
   size_t nd = json_object_array_length(d), ns = json_object_array_length(s);
+  int status = 0;
   for (size_t i = 0; i < ns; i++) {
     json_object *se = json_object_array_get_idx(s, i);
     if (json_object_is_type(se, json_type_object)) {
@@ -121,7 +139,8 @@ static void merge_array(json_object *d, json_object *s, double wd, double ws) {
       while (j < nd && !same_entry(json_object_array_get_idx(d, j), se))
         j++;
       if (j < nd)
-        merge_value(NULL, NULL, json_object_array_get_idx(d, j), se, wd, ws);
+        status |= merge_value(NULL, NULL, json_object_array_get_idx(d, j), se,
+                              wd, ws);
       else
         json_object_array_add(d, copy_of(se));
       continue;
@@ -133,18 +152,19 @@ static void merge_array(json_object *d, json_object *s, double wd, double ws) {
     json_object *de = json_object_array_get_idx(d, i);
     if (json_object_is_type(de, json_type_int) &&
         json_object_is_type(se, json_type_int))
-      json_object_set_int64(de, json_object_get_int64(de) +
-                                    json_object_get_int64(se));
+      status |= add_ints(de, se);
     else
       json_object_array_put_idx(
           d, i,
           new_double(weighted(json_object_get_double(de), wd,
                               json_object_get_double(se), ws)));
   }
+  return status;
 }
 
-static void merge_object(json_object *d, json_object *s, double wd, double ws) {
+static int merge_object(json_object *d, json_object *s, double wd, double ws) {
   json_object *di, *si; /* a block's PBBLP: weighted by its instances */
+  int status = 0;
   if (json_object_object_get_ex(d, "instances", &di) &&
       json_object_object_get_ex(s, "instances", &si)) {
     wd = json_object_get_double(di);
@@ -155,22 +175,23 @@ static void merge_object(json_object *d, json_object *s, double wd, double ws) {
     if (!json_object_object_get_ex(d, key, &dv))
       json_object_object_add(d, key, copy_of(sv));
     else if (!is_entry_key(key)) /* matched entries: equal by definition */
-      merge_value(d, key, dv, sv, wd, ws);
+      status |= merge_value(d, key, dv, sv, wd, ws);
   }
+  return status;
 }
 
-/* Merges s into d; scalars are replaced in `parent` under `key`. */
-static void merge_value(json_object *parent, const char *key, json_object *d,
-                        json_object *s, double wd, double ws) {
+/* Merges s into d; scalars are replaced in `parent` under `key`. -1 when a
+ * sum of counts does not fit 64 bits. */
+static int merge_value(json_object *parent, const char *key, json_object *d,
+                       json_object *s, double wd, double ws) {
   enum json_type td = json_object_get_type(d), ts = json_object_get_type(s);
   if (td == json_type_object && ts == json_type_object)
-    merge_object(d, s, wd, ws);
-  else if (td == json_type_array && ts == json_type_array)
-    merge_array(d, s, wd, ws);
-  else if (td == json_type_int && ts == json_type_int)
-    json_object_set_int64(d,
-                          json_object_get_int64(d) + json_object_get_int64(s));
-  else if (td == json_type_boolean && ts == json_type_boolean)
+    return merge_object(d, s, wd, ws);
+  if (td == json_type_array && ts == json_type_array)
+    return merge_array(d, s, wd, ws);
+  if (td == json_type_int && ts == json_type_int)
+    return add_ints(d, s);
+  if (td == json_type_boolean && ts == json_type_boolean)
     json_object_set_boolean(d, json_object_get_boolean(d) ||
                                    json_object_get_boolean(s));
   else if (parent && (td == json_type_double || td == json_type_int) &&
@@ -178,6 +199,7 @@ static void merge_value(json_object *parent, const char *key, json_object *d,
     json_object_object_add(parent, key,
                            new_double(weighted(json_object_get_double(d), wd,
                                                json_object_get_double(s), ws)));
+  return 0;
 }
 
 /* H of the merged stream, whose values are those of d (share p) or s:
@@ -215,8 +237,9 @@ static void recompute_classes(json_object *classes) {
     }
 }
 
-void pisa_metrics_merge(json_object *dst, json_object *src) {
+int pisa_metrics_merge(json_object *dst, json_object *src) {
   struct weights wd = weights_of(dst), ws = weights_of(src);
+  int status = 0;
   json_object_object_foreach(src, key, sv) {
     json_object *dv;
     if (!json_object_object_get_ex(dst, key, &dv)) {
@@ -228,10 +251,11 @@ void pisa_metrics_merge(json_object *dst, json_object *src) {
         json_object_is_type(dv, json_type_array))
       merge_entropy(dv, sv, a, b);
     else
-      merge_value(dst, key, dv, sv, a, b);
+      status |= merge_value(dst, key, dv, sv, a, b);
     if (!strcmp(key, "access_classes"))
       recompute_classes(dv);
   }
+  return status;
 }
 
 /* ---- Documents ----------------------------------------------------------- */
@@ -304,39 +328,70 @@ static int same_region(json_object *a, json_object *b) {
 
 /* Merges the entries of list `from` into list `into`, matching entries with
  * `same`. */
-static void merge_entries(json_object *into, json_object *from,
-                          int (*same)(json_object *, json_object *)) {
+static int merge_entries(json_object *into, json_object *from,
+                         int (*same)(json_object *, json_object *)) {
+  int status = 0;
   for (size_t i = 0; from && i < json_object_array_length(from); i++) {
     json_object *f = json_object_array_get_idx(from, i);
     size_t j = 0, n = json_object_array_length(into);
     while (j < n && !same(json_object_array_get_idx(into, j), f))
       j++;
     if (j < n)
-      pisa_metrics_merge(json_object_array_get_idx(into, j), f);
+      status |= pisa_metrics_merge(json_object_array_get_idx(into, j), f);
     else
       json_object_array_add(into, copy_of(f));
   }
+  return status;
+}
+
+/* Adds `entry` (taking it, also when it is refused). */
+/* The merge's one message for counts whose sum passes 64 bits. */
+static int overflow(struct pisa_rank_merge *m) {
+  snprintf(m->err, sizeof m->err,
+           "a merged count would exceed 2^64 - 1; the inputs cannot be of "
+           "one job");
+  return -1;
+}
+
+/* A rank below its job's size, which is at most PISA_MAX_RANKS (the job's
+ * communication matrix has size^2 cells). */
+static int check_rank(struct pisa_rank_merge *m, json_object *entry) {
+  uint64_t r = json_object_get_uint64(json_at(entry, "rank"));
+  uint64_t size = json_object_get_uint64(json_at(entry, "mpi/size"));
+  if (size <= PISA_MAX_RANKS && r < size)
+    return 0;
+  snprintf(m->err, sizeof m->err,
+           "rank %llu of a job of %llu ranks: expected a rank below the "
+           "size, and at most %d ranks",
+           (unsigned long long)r, (unsigned long long)size, PISA_MAX_RANKS);
+  return -1;
 }
 
 static int add_rank_entry(struct pisa_rank_merge *m, json_object *entry) {
   json_object *ranks = json_at(m->doc, "ranks");
   int64_t r = json_object_get_int64(json_at(entry, "rank"));
+  if (check_rank(m, entry) != 0) {
+    json_object_put(entry);
+    return -1;
+  }
   for (size_t i = 0; i < json_object_array_length(ranks); i++)
     if (json_object_get_int64(
             json_at(json_object_array_get_idx(ranks, i), "rank")) == r) {
       snprintf(m->err, sizeof m->err, "rank %lld is in two inputs",
                (long long)r);
+      json_object_put(entry);
       return -1;
     }
   json_object_array_add(ranks, entry);
   json_object *metrics = rank_metrics(entry),
               *totals = json_at(m->doc, "totals");
+  int status = 0;
   if (!totals)
     json_object_object_add(m->doc, "totals", copy_of(metrics));
   else
-    pisa_metrics_merge(totals, metrics);
+    status = pisa_metrics_merge(totals, metrics);
   json_object_put(metrics);
-  return 0;
+  return status ? overflow(m) : 0;
 }
 
 /* Config, mode and program come from the first input; the analysis
@@ -361,9 +416,22 @@ static int merge_header(struct pisa_rank_merge *m, json_object *input) {
   return 0;
 }
 
+/* Every input is valid before it is read: the merge relies on its types. */
+static int check_input(struct pisa_rank_merge *m, json_object *input, int raw) {
+  char why[400];
+  if ((raw ? pisa_raw_validate : pisa_document_validate)(input, why,
+                                                         sizeof why) == 0)
+    return 0;
+  snprintf(m->err, sizeof m->err, "does not match schema %s: %s",
+           raw ? PISA_RAW_SCHEMA_ID : PISA_SCHEMA_ID, why);
+  return -1;
+}
+
 int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
   const char *schema = json_object_get_string(json_at(input, "schema"));
   int raw = schema && !strcmp(schema, PISA_RAW_SCHEMA_ID);
+  if (check_input(m, input, raw) != 0)
+    return -1;
   json_object *ranks = json_at(input, "ranks");
   if (raw ? !pisa_raw_is_rank(input) : !ranks) {
     snprintf(m->err, sizeof m->err,
@@ -387,15 +455,15 @@ int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
     json_object_array_add(
         json_at(m->doc, "threads"),
         json_object_get(json_object_array_get_idx(threads, i)));
-  merge_entries(json_at(m->doc, "functions"), json_at(input, "functions"),
-                same_function);
+  int status = merge_entries(json_at(m->doc, "functions"),
+                             json_at(input, "functions"), same_function);
   if (json_at(input, "regions")) {
     if (!json_at(m->doc, "regions"))
       json_object_object_add(m->doc, "regions", json_object_new_array());
-    merge_entries(json_at(m->doc, "regions"), json_at(input, "regions"),
-                  same_region);
+    status |= merge_entries(json_at(m->doc, "regions"),
+                            json_at(input, "regions"), same_region);
   }
-  return 0;
+  return status ? overflow(m) : 0;
 }
 
 /* ---- The job ------------------------------------------------------------- */
@@ -429,13 +497,13 @@ static json_object *matrix(int size) {
   return rows;
 }
 
-static void matrix_add(json_object *rows, int64_t i, int64_t j, int64_t v) {
+/* Adds count v to cell (i, j); -1 when the sum passes 64 bits. */
+static int matrix_add(json_object *rows, int64_t i, int64_t j, json_object *v) {
   if (i < 0 || j < 0 || (size_t)i >= json_object_array_length(rows) ||
       (size_t)j >= json_object_array_length(rows))
-    return;
-  json_object *cell =
-      json_object_array_get_idx(json_object_array_get_idx(rows, i), j);
-  json_object_set_int64(cell, json_object_get_int64(cell) + v);
+    return 0;
+  return add_ints(
+      json_object_array_get_idx(json_object_array_get_idx(rows, i), j), v);
 }
 
 /* Why a rank failed, or NULL when it ended well. */
@@ -469,9 +537,10 @@ static json_object *traffic(void) {
   return o;
 }
 
-/* The job's mpi object from the rank entries; returns the failures. */
+/* The job's mpi object from the rank entries; returns the failures, and
+ * sets *overflowed when a sum of counts passes 64 bits. */
 static json_object *job_object(json_object *ranks, int size,
-                               json_object **failed) {
+                               json_object **failed, int *overflowed) {
   json_object *job = json_object_new_object(),
               *calls = json_object_new_object();
   json_object *messages = matrix(size), *bytes = matrix(size);
@@ -489,18 +558,19 @@ static json_object *job_object(json_object *ranks, int size,
     if (failure(e, why, sizeof why))
       add_failure(*failed, r, why);
     json_object *mpi = json_at(e, "mpi"), *peers = json_at(mpi, "peers");
-    merge_object(calls, json_at(mpi, "calls"), 0, 0);
-    merge_object(sent, json_at(mpi, "sent"), 0, 0);
-    merge_object(received, json_at(mpi, "received"), 0, 0);
+    *overflowed |= merge_object(calls, json_at(mpi, "calls"), 0, 0) |
+                   merge_object(sent, json_at(mpi, "sent"), 0, 0) |
+                   merge_object(received, json_at(mpi, "received"), 0, 0);
     if (!coll)
       coll = copy_of(json_at(mpi, "collectives"));
     else
-      merge_object(coll, json_at(mpi, "collectives"), 0, 0);
+      *overflowed |= merge_object(coll, json_at(mpi, "collectives"), 0, 0);
     for (size_t p = 0; peers && p < json_object_array_length(peers); p++) {
       json_object *peer = json_object_array_get_idx(peers, p);
       int64_t to = int_of(peer, "rank");
-      matrix_add(messages, r, to, int_of(json_at(peer, "sent"), "messages"));
-      matrix_add(bytes, r, to, int_of(json_at(peer, "sent"), "bytes"));
+      *overflowed |=
+          matrix_add(messages, r, to, json_at(peer, "sent/messages")) |
+          matrix_add(bytes, r, to, json_at(peer, "sent/bytes"));
     }
   }
   json_object *m = json_object_new_object();
@@ -560,8 +630,14 @@ json_object *pisa_rank_merge_finish(struct pisa_rank_merge *m,
   }
   sort_list(ranks);
   sort_list(json_at(doc, "threads"));
-  int size = job_size(ranks, m->expected_size);
-  json_object_object_add(doc, "mpi", job_object(ranks, size, &failed));
+  int size = job_size(ranks, m->expected_size), overflowed = 0;
+  json_object_object_add(doc, "mpi",
+                         job_object(ranks, size, &failed, &overflowed));
+  if (overflowed) {
+    json_object_put(failed);
+    json_object_put(doc);
+    return overflow(m), NULL;
+  }
   json_object_object_add(
       doc, "complete",
       json_object_new_boolean(json_object_array_length(failed) == 0));

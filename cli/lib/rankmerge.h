@@ -1,7 +1,7 @@
 /* rankmerge.h: merging the results of the ranks of an MPI job (raw results
  * or per-rank documents) into one pisa-char/1 document with `ranks`, the
- * job's `mpi` object and merged `totals` (METRICS.md "Merging threads and
- * processes"; docs/threads-mpi.md).  Used by `pisa-char --mpi` and
+ * job's `mpi` object and merged `totals` (docs/metrics.md "Threads, processes
+ * and MPI ranks"; docs/threads-mpi.md).  Used by `pisa-char --mpi` and
  * `pisa-char merge`. */
 #ifndef PISA_CLI_RANKMERGE_H
 #define PISA_CLI_RANKMERGE_H
@@ -11,10 +11,16 @@
 #include <json-c/json.h>
 #include <stddef.h>
 
+/* The most ranks a job may have (pisa-char --mpi, merge --size, and the
+ * "size" of a rank's mpi object): the job's matrices have size^2 cells. */
+#define PISA_MAX_RANKS 4096
+
 /* Merges METRICS object `src` into `dst` (both METRICS of disjoint address
  * spaces, e.g. two ranks): counts and histograms add, ratios and
- * parallelism become weighted means, entropy follows the grouping rule. */
-void pisa_metrics_merge(json_object *dst, json_object *src);
+ * parallelism become weighted means, entropy follows the grouping rule.
+ * Returns 0, or -1 when a sum of counts exceeds 2^64 - 1 (`dst` is then
+ * partly merged). */
+int pisa_metrics_merge(json_object *dst, json_object *src);
 
 struct pisa_rank_merge {
   json_object *doc;  /* the document being built */
@@ -25,7 +31,8 @@ struct pisa_rank_merge {
 void pisa_rank_merge_init(struct pisa_rank_merge *m, int expected_size);
 
 /* Adds a raw result of one rank, or a document holding one or more ranks
- * (as `pisa-char` and `pisa-char merge` write them); 0 or -1 and m->err.
+ * (as `pisa-char` and `pisa-char merge` write them), after validating it
+ * against its schema; 0 or -1 and m->err.
  * `raw` is not kept. */
 int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input);
 

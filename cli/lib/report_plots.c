@@ -225,8 +225,9 @@ void report_mix(struct report *r) {
       "Instruction mix by category",
       svg_axis_of("application", SVG_LINEAR, SVG_LABEL_NUMBER),
       svg_ratio_axis("share of instructions (%)", SVG_LABEL_PERCENT));
-  bars(r, &chart, m, PISA_CAT_COUNT, v, 1,
-       "Categories as in METRICS.md: memory = load, store, atomics, fence; "
-       "address = getelementptr, alloca; control = branches, calls, returns.");
+  bars(
+      r, &chart, m, PISA_CAT_COUNT, v, 1,
+      "Categories as in docs/metrics.md: memory = load, store, atomics, fence; "
+      "address = getelementptr, alloca; control = branches, calls, returns.");
   free(v);
 }

@@ -68,7 +68,9 @@ int run_output_plan(const struct command_line *cl, const char *pattern,
   return 0;
 }
 
-static void check_one(const char *output, int force) {
+/* The output may exist only with --force, is never the program (its
+ * arguments may well name outputs of its own), and can be written. */
+static void check_one(const char *output, int force, char *program) {
   struct stat st;
   char err[512];
   if (!*output)
@@ -80,17 +82,19 @@ static void check_one(const char *output, int force) {
       die("%s exists; use --force to overwrite or -o to choose another file",
           output);
   }
-  if (pisa_check_writable_dir(output, err, sizeof err) != 0)
+  if (pisa_check_output(output, &program, 1, "the program being characterised",
+                        err, sizeof err) != 0 ||
+      pisa_check_writable_dir(output, err, sizeof err) != 0)
     die("%s", err);
 }
 
-void run_output_check(const struct run_output *out, int force) {
-  check_one(out->document, force);
+void run_output_check(const struct run_output *out, int force, char *program) {
+  check_one(out->document, force, program);
   if (!out->job)
     return;
-  check_one(out->job, force);
+  check_one(out->job, force, program);
   for (long r = 0; r < out->nranks; r++) {
-    check_one(out->ranks[r], force);
+    check_one(out->ranks[r], force, program);
     if (force && unlink(out->ranks[r]) != 0 && errno != ENOENT)
       die("cannot remove the old %s: %s", out->ranks[r], strerror(errno));
   }

@@ -25,10 +25,11 @@ int run_output_plan(const struct command_line *cl, const char *pattern,
                     const char *program, struct run_output *out);
 
 /* Before the program runs (one line and exit status 2 on a problem): no
- * document is a directory or, without `force`, exists, and their
- * directories take new files. Rank 0 checks the other ranks' documents
- * too, and with `force` removes them, so that it never merges an old one. */
-void run_output_check(const struct run_output *out, int force);
+ * document is a directory, the `program` file itself or, without `force`,
+ * exists, and their directories take new files. Rank 0 checks the other
+ * ranks' documents too, and with `force` removes them, so that it never
+ * merges an old one. */
+void run_output_check(const struct run_output *out, int force, char *program);
 
 /* Rank 0 of a job, after writing its own document: waits for the other
  * ranks' documents and merges them into the job's, unless the program is

@@ -4,12 +4,14 @@
 #include "child.h"
 #include "numbers.h"
 #include "pisa/vocabulary.h"
+#include "rankmerge.h"
 #include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_LINE_SIZE (1u << 20)
 #define MAX_ENTROPY_BITS 40u
@@ -216,9 +218,9 @@ int run_parse_interval_ms(const struct command_line *cl, const char *arg,
 int run_parse_mpi_ranks(const struct command_line *cl, const char *arg,
                         struct run_settings *s) {
   unsigned long n;
-  if (parse_unsigned(arg, 1, 4096, &n))
-    return usage_error(
-        cl, "--mpi %s: expected a number of ranks from 1 to 4096", arg);
+  if (parse_unsigned(arg, 1, PISA_MAX_RANKS, &n))
+    return usage_error(cl, "--mpi %s: expected a number of ranks from 1 to %d",
+                       arg, PISA_MAX_RANKS);
   s->mpi_ranks = (int)n;
   return 0;
 }
@@ -234,6 +236,18 @@ int run_check_mode(const struct command_line *cl,
                            "run computes the instruction mix, bytes and "
                            "regions");
   return 0;
+}
+
+void run_check_environment(void) {
+  const char *limit = getenv("PISA_SCHED_MEMORY");
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  unsigned long memory =
+      pages > 0 && page > 0 ? (unsigned long)pages * (unsigned long)page : ~0ul;
+  unsigned long v;
+  if (limit && parse_unsigned(limit, 1, memory, &v))
+    die("PISA_SCHED_MEMORY=%s: expected a number of bytes from 1 to %lu (the "
+        "machine's memory)",
+        limit, memory);
 }
 
 /* ---- The runtime's environment ------------------------------------------- */

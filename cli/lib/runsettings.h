@@ -54,6 +54,11 @@ int run_parse_mpi_ranks(const struct command_line *cl, const char *arg,
 /* Counter options belong to counter mode, --metrics to deep mode. */
 int run_check_mode(const struct command_line *cl, const struct run_settings *s);
 
+/* The runtime's variables that the user sets and pisa-char passes on:
+ * PISA_SCHED_MEMORY must be a number of bytes from 1 to the machine's
+ * memory (-1 would wrap to "unlimited"). Dies with one line otherwise. */
+void run_check_environment(void);
+
 /* Sets the runtime's PISA_* variables of the settings in `env`, results
  * going to `raw_dir`. */
 void run_settings_env(const struct run_settings *s, const char *raw_dir,

@@ -191,6 +191,17 @@ static int check_rows(json_object *list) {
   return 0;
 }
 
+/* Every benchmark name is a string: readers compare them. */
+static int check_names(json_object *list) {
+  if (!json_object_is_type(list, json_type_array))
+    return -1;
+  for (size_t i = 0; i < json_object_array_length(list); i++)
+    if (!json_object_is_type(json_object_array_get_idx(list, i),
+                             json_type_string))
+      return -1;
+  return 0;
+}
+
 json_object *sweep_summary_read(const char *path, char *err, size_t n) {
   json_object *s = pisa_read_json_file(path, err, n);
   if (!s)
@@ -203,8 +214,7 @@ json_object *sweep_summary_read(const char *path, char *err, size_t n) {
     return NULL;
   }
   if (check_rows(json_at(s, "benchmarks")) ||
-      !json_object_is_type(json_at(s, "benchmarks_in_suite"),
-                           json_type_array)) {
+      check_names(json_at(s, "benchmarks_in_suite"))) {
     snprintf(err, n, "%s: malformed sweep summary", path);
     json_object_put(s);
     return NULL;

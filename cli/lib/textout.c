@@ -1,7 +1,9 @@
 /* textout.c: checking and writing the output file of a command that reads
  * documents. */
 #include "textout.h"
+
 #include "atomicfile.h"
+#include "strvec.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -20,17 +22,18 @@ int textout_check(const char *command, const char *output, int force) {
 
 int textout_check_inputs(const char *command, const char *output,
                          const struct pisa_docset *set) {
-  struct stat out, in;
-  if (!output || stat(output, &out))
+  char err[1024];
+  if (!output)
     return 0;
+  struct strvec paths = {0};
   for (size_t i = 0; i < set->count; i++)
-    if (stat(set->docs[i].path, &in) == 0 && in.st_dev == out.st_dev &&
-        in.st_ino == out.st_ino) {
-      error("%s: %s is one of the documents read; choose another -o", command,
-            output);
-      return 2;
-    }
-  return 0;
+    strvec_push(&paths, set->docs[i].path);
+  int status = pisa_check_output(output, paths.v, paths.n,
+                                 "one of the documents read", err, sizeof err);
+  if (status)
+    error("%s: %s", command, err);
+  strvec_free(&paths);
+  return status ? 2 : 0;
 }
 
 int textout_write(const char *command, const char *output,

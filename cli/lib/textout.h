@@ -12,7 +12,8 @@
 /* 0, or 2 after "pisa-char: CMD: OUTPUT exists; use --force ...". */
 int textout_check(const char *command, const char *output, int force);
 
-/* 0, or 2 after "pisa-char: CMD: OUTPUT is one of the documents read". */
+/* 0, or 2 after "pisa-char: CMD: OUTPUT is one of the documents read;
+ * choose another -o" (or why OUTPUT cannot take an output at all). */
 int textout_check_inputs(const char *command, const char *output,
                          const struct pisa_docset *set);
 

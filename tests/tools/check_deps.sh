@@ -3,14 +3,18 @@
 # that the layering stays as it is drawn:
 #   - metrics/ includes only its own headers and include/pisa/vocabulary.h;
 #   - analysislib/ never includes anything of cli/;
+#   - include/pisa/ (the contracts) includes only its own headers;
+#   - passes/ includes only its own headers and include/pisa/;
+#   - cli/ includes nothing of analysislib/ or metrics/ (it reads documents);
 #   - a command (cli/cmd_*.c) includes no other command's header, calls no
 #     other command's cmd_ function and defines no function but its own
 #     cmd_<name>, so that nothing can call into it but the dispatcher;
 #   - cli/lib/ never includes a command's header or calls a command.
 # Reads the #include lines (and, for the commands, the calls) with comments
 # and string literals removed; an include is resolved as the compiler would
-# find it: next to the including file, in include/, in the file's own
-# top-level folder, then in metrics/, analysislib/, cli/lib/ and cli/.
+# find it: next to the including file, in include/, then on the include
+# path of the file's folder (cli/: cli/lib/ and cli/; analysislib/:
+# analysislib/ and metrics/; any other: its own top-level folder).
 # Prints each violation as "FILE: rule" and exits 1 if there is any.
 # Usage: check_deps.sh [--skip-metrics] [SOURCE_ROOT]
 set -euo pipefail
@@ -21,7 +25,7 @@ for arg in "$@"; do
   case $arg in
   --skip-metrics) skip_metrics=1 ;;
   -h | --help)
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   -*)
@@ -65,7 +69,13 @@ sources_in() { # FOLDER...
 resolve() { # FILE NAME
   local file=$1 name=$2 dir
   resolved=
-  for dir in "${file%/*}" include "${file%%/*}" metrics analysislib cli/lib cli; do
+  local path
+  case $file in # each folder's include path, as its CMakeLists.txt sets it
+  cli/*) path="cli/lib cli" ;;
+  analysislib/*) path="analysislib metrics" ;;
+  *) path=${file%%/*} ;;
+  esac
+  for dir in "${file%/*}" include $path; do
     if [[ -f $dir/$name ]]; then
       resolved=$dir/$name
       if [[ $resolved == *..* ]]; then
@@ -108,6 +118,9 @@ check_includes() { # RULE FORBIDDEN FILE...
 # What metrics/ and analysislib/ must not include.
 not_vocabulary() { [[ $1 != metrics/* && $1 != include/pisa/vocabulary.h ]]; }
 in_cli() { [[ $1 == cli/* ]]; }
+not_contract() { [[ $1 != include/pisa/* ]]; }
+not_pass_or_contract() { [[ $1 != passes/* && $1 != include/pisa/* ]]; }
+runtime_or_metrics() { [[ $1 == analysislib/* || $1 == metrics/* ]]; }
 
 # ---- cli/ --------------------------------------------------------------------
 
@@ -168,7 +181,13 @@ check_library() { # PATTERN
   return 0
 }
 
-read_includes metrics analysislib cli
+read_includes include metrics analysislib cli passes
+check_includes "include/pisa/ includes only include/pisa/" not_contract \
+  $(sources_in include)
+check_includes "passes/ includes only its own headers and include/pisa/" \
+  not_pass_or_contract $(sources_in passes)
+check_includes "cli/ never includes the runtime or metrics/" runtime_or_metrics \
+  $(sources_in cli)
 ((skip_metrics)) || check_includes \
   "metrics/ includes only its own headers and include/pisa/vocabulary.h" \
   not_vocabulary $(sources_in metrics)

@@ -391,6 +391,65 @@ static void test_parse(void) {
          __LINE__, "unreadable file", err);
 }
 
+static void parses(int line, const char *text) {
+  struct json_object *v = NULL;
+  char err[256] = "";
+  report(pisa_json_parse(text, strlen(text), &v, err, sizeof err) == 0, line,
+         text, err);
+  json_object_put(v);
+}
+#define PARSES(text) parses(__LINE__, text)
+
+/* What json-c accepts but changes (issue 15 item 11): a repeated key
+ * replaces the first, \u0000 cuts a string, an integer past 64 bits is
+ * clamped; each is refused with its place (columns counted by hand). */
+static void test_parse_checks(void) {
+  PARSE_ERROR("{\"a\": 1, \"a\": 2}",
+              "malformed JSON at line 1, column 10: duplicate key \"a\"");
+  PARSE_ERROR("{\"a\": 1,\n \"\\u0061\": 2}",
+              "malformed JSON at line 2, column 2: duplicate key \"a\"");
+  PARSE_ERROR("[{\"x\": {\"b\": 1, \"c\": {}, \"b\": 3}}]",
+              "malformed JSON at line 1, column 26: duplicate key \"b\"");
+  PARSES("[{\"a\": 1}, {\"a\": {\"a\": 1}}, {\"b\": [\"a\", \"a\"]}]");
+  PARSES("{\"a\": 1, \"A\": 2, \"a \": 3, \"\\\"a\": 4}");
+  PARSE_ERROR("[\"x\\u0000y\"]", "malformed JSON at line 1, column 4: "
+                                 "\\u0000 (a NUL character) in a string");
+  PARSE_ERROR("{\"k\\u0000\": 1}", "malformed JSON at line 1, column 4: "
+                                   "\\u0000");
+  PARSES("[\"x\\\\u0000\", \"\\u0001\"]"); /* an escaped backslash, then text */
+  /* 2^64 - 1 and -2^63 are the limits; one more either way is refused. */
+  PARSES("[18446744073709551615, -9223372036854775808, 0, -0, 1.5e300]");
+  PARSE_ERROR("{\"n\": 18446744073709551616}",
+              "malformed JSON at line 1, column 7: integer "
+              "18446744073709551616 does not fit in 64 bits");
+  PARSE_ERROR("[-9223372036854775809]", "malformed JSON at line 1, column 2: "
+                                        "integer -9223372036854775809");
+  PARSE_ERROR("100000000000000000000000000000000000000000000000000",
+              "malformed JSON at line 1, column 1: integer "
+              "1000000000000000000000000000000000000000 does not fit");
+
+  struct json_object *v = NULL;
+  char err[256];
+  report(pisa_json_parse("18446744073709551615", 20, &v, err, sizeof err) ==
+                 0 &&
+             json_object_get_uint64(v) == UINT64_MAX,
+         __LINE__, "2^64 - 1 is kept exactly", err);
+  json_object_put(v);
+  /* json-c's tokener nests 256 deep (json_tokener_new_ex) and no deeper. */
+  char deep[2 * 257 + 1];
+  memset(deep, '[', 256), memset(deep + 256, ']', 256), deep[512] = '\0';
+  report(pisa_json_parse(deep, 512, &v, err, sizeof err) == 0, __LINE__,
+         "256 nested arrays", err);
+  json_object_put(v);
+  memset(deep, '[', 257), memset(deep + 257, ']', 257), deep[514] = '\0';
+  report(pisa_json_parse(deep, 514, &v, err, sizeof err) == -1 &&
+             strstr(err, "nesting too deep"),
+         __LINE__, "257 nested arrays", err);
+  report(pisa_json_parse_file("/dev/zero", &v, err, sizeof err) == -1 &&
+             strcmp(err, "a NUL byte at offset 0: not JSON text") == 0,
+         __LINE__, "/dev/zero stops at once", err);
+}
+
 /* ---- The built-in schemas ------------------------------------------------ */
 
 static const char minimal_doc[] =
@@ -703,6 +762,7 @@ int main(void) {
   test_combinators();
   test_load_errors();
   test_parse();
+  test_parse_checks();
   test_builtins();
   test_result_schema();
   test_cmd_validate();

@@ -1,6 +1,6 @@
 /* test_locality.c: reuse histograms, spatial locality scores and miss
  * ratios from bins computed here by a brute-force LRU stack, checked
- * against METRICS.md's hand values and a brute-force LRU cache. */
+ * against docs/metrics.md's hand values and a brute-force LRU cache. */
 #include "check.h"
 #include "locality.h"
 
@@ -108,7 +108,7 @@ static void test_single_pass(void) {
  * strict drop).  So S_1 = (2048 + 8192) / 12288 = 5/6, strict 1/2; each
  * doubling halves both: S_k = 5/6 2^-(k-1), strict 2^-k, and
  * SLQ = (5/3) sum 4^-k / sum 2^-k = 0.5642, strict sum 4^-k / sum 2^-k =
- * 0.3385 for k = 1..6 (METRICS.md: 0.564 and 0.339). */
+ * 0.3385 for k = 1..6 (docs/metrics.md: 0.564 and 0.339). */
 static double sweep_score(int k) { return 5.0 / 6.0 * ldexp(1, -(k - 1)); }
 
 static void test_three_sweeps(void) {
@@ -131,7 +131,7 @@ static void test_three_sweeps(void) {
   free(addrs);
 }
 
-/* METRICS.md: 40000 uniformly random accesses to the same elements give
+/* docs/metrics.md: 40000 uniformly random accesses to the same elements give
  * SLQ 0.61 (the blind spot) but strict about 0.21. */
 static void test_random_accesses(void) {
   size_t n = 40000;

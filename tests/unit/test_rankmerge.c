@@ -158,14 +158,26 @@ static void test_parallelism(void) {
   json_object_put(b);
 }
 
+/* The METRICS the schema requires of a rank's totals and threads (the
+ * merge validates each raw result first): 7 instructions, no accesses. */
+#define SEVEN_INSTRUCTIONS                                                     \
+  "\"instructions\": 7, \"instruction_mix\": {\"opcodes\": {\"ret\": 7}, "     \
+  "\"categories\": {\"memory\": 0, \"int\": 0, \"fp\": 0, \"bitwise\": 0, "    \
+  "\"conversion\": 0, \"address\": 0, \"control\": 7, \"vector\": 0, "         \
+  "\"other\": 0}, \"phi\": 0, \"bytes_loaded\": 0, \"bytes_stored\": 0, "      \
+  "\"vector\": {\"instructions\": 0, \"lanes\": {}, \"bits\": {}}}, "          \
+  "\"memory_accesses\": {\"loads\": 0, \"stores\": 0, \"atomics\": 0, "        \
+  "\"memcpy\": 0, \"memset\": 0, \"gathers\": 0, \"scatters\": 0}, "           \
+  "\"external_calls\": {}"
+
 static json_object *raw_rank(int rank, int size, int to, int bytes) {
-  char text[1024];
+  char text[2048];
   snprintf(text, sizeof text,
            "{\"schema\": \"pisa-char-raw/1\", \"pid\": %d, \"ppid\": 1, "
            "\"complete\": true, \"signal\": null, \"exit_status\": 0, "
            "\"mode\": \"deep\", \"config\": {\"line_sizes\": [8]}, "
-           "\"totals\": {\"instructions\": 7}, \"threads\": [{\"rank\": %d, "
-           "\"thread\": 0, \"instructions\": 7}], \"functions\": [], "
+           "\"totals\": {" SEVEN_INSTRUCTIONS "}, \"threads\": [{\"rank\": %d, "
+           "\"thread\": 0, " SEVEN_INSTRUCTIONS "}], \"functions\": [], "
            "\"mpi\": {\"rank\": %d, \"size\": %d, \"calls\": {\"MPI_Send\": "
            "1}, \"sent\": {\"messages\": 1, \"bytes\": %d}, \"received\": "
            "{\"messages\": 0, \"bytes\": 0}, \"peers\": [{\"rank\": %d, "
@@ -204,10 +216,45 @@ static void test_job(void) {
   json_object_put(r1);
 }
 
+/* Counts add exactly up to 2^64 - 1 (beyond 2^63 too); one more is an
+ * error, not a wrapped or clamped count (issue 15 item 11). */
+static void test_count_overflow(void) {
+  json_object *a = json_tokener_parse(
+      "{\"instructions\": 9223372036854775808, \"reuse\": [1, 2]}");
+  json_object *b = json_tokener_parse(
+      "{\"instructions\": 9223372036854775807, \"reuse\": [3]}");
+  json_object *one = json_tokener_parse("{\"instructions\": 1}");
+  EXPECT(pisa_metrics_merge(a, b) == 0);
+  EXPECT(json_object_get_uint64(json_object_object_get(a, "instructions")) ==
+         UINT64_MAX);
+  EXPECT_EQ(at(a, "reuse/0"), 4);
+  EXPECT(pisa_metrics_merge(a, one) == -1);
+  json_object_put(a);
+  json_object_put(b);
+  json_object_put(one);
+}
+
+/* A rank must be below its job's size, and a job at most 4096 ranks: the
+ * communication matrix has size^2 cells. */
+static void test_rank_bounds(void) {
+  struct pisa_rank_merge m;
+  json_object *big = raw_rank(0, 4097, 1, 8), *outside = raw_rank(3, 2, 0, 8);
+  pisa_rank_merge_init(&m, 0);
+  EXPECT(pisa_rank_merge_add(&m, big) != 0);
+  EXPECT(strstr(m.err, "at most 4096 ranks") != NULL);
+  EXPECT(pisa_rank_merge_add(&m, outside) != 0);
+  EXPECT(strstr(m.err, "rank 3 of a job of 2 ranks") != NULL);
+  json_object_put(m.doc);
+  json_object_put(big);
+  json_object_put(outside);
+}
+
 int main(void) {
   RUN(test_entropy_of_union);
   RUN(test_histograms_and_classes);
   RUN(test_parallelism);
   RUN(test_job);
+  RUN(test_count_overflow);
+  RUN(test_rank_bounds);
   return check_summary();
 }

@@ -38,7 +38,7 @@ static void brute_distances(const uint64_t *addrs, size_t n, unsigned shift,
   free(stack);
 }
 
-/* The bin of METRICS.md: 0 for 0, i for [2^(i-1), 2^i), cold apart. */
+/* The bin of docs/metrics.md: 0 for 0, i for [2^(i-1), 2^i), cold apart. */
 static unsigned reference_bin(uint64_t distance) {
   if (distance == UINT64_MAX)
     return REUSE_COLD;

@@ -1,7 +1,7 @@
 /* test_schedule.c: the ILP, DLP, BBLP and PBBLP schedules on small programs
  * built here in the metrics' own description (program.h) with hand-written
  * decoded streams (events.h).  Every expected value is derived by hand from
- * METRICS.md in the comment next to it. */
+ * docs/metrics.md in the comment next to it. */
 #include "check.h"
 #include "schedule.h"
 

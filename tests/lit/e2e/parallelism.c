@@ -1,4 +1,4 @@
-// Parallelism metrics end to end (METRICS.md "ILP", "DLP", "BBLP and
+// Parallelism metrics end to end (docs/metrics.md "ILP", "DLP", "BBLP and
 // PBBLP"), on loops whose shape decides the answer:
 // - chase follows a linked list (each load needs the previous one) and
 //   sums adds four independent arrays: chase's ILP is far lower;
