@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "numbers.h"
 #include "rankfiles.h"
+#include "rankmerge.h"
 #include "util.h"
 
 #include <stdio.h>
