@@ -59,6 +59,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   return 0;
 }
 
+/* The command line the settings' parsers report usage errors for. */
+static const struct option NoOptions[] = {{NULL, 0, NULL, 0}};
+static const struct command_line SettingsLine = {
+    .name = "run",
+    .usage = "usage: pisa-char run\n",
+    .short_options = ":h",
+    .options = NoOptions,
+};
+
 static void settings(int argc, char **argv) {
   struct run_settings s;
   struct rank_model model;
@@ -67,20 +76,21 @@ static void settings(int argc, char **argv) {
   run_settings_init(&s);
   rank_model_init(&model);
   for (int i = 1; i + 1 < argc; i += 2) {
-    void (*parse[])(const char *, struct run_settings *) = {
+    int (*parse[])(const struct command_line *, const char *,
+                   struct run_settings *) = {
         run_parse_mode,         run_parse_line_sizes,  run_parse_entropy_bits,
         run_parse_metrics,      run_parse_windows,     run_parse_hw_counters,
         run_parse_sample_every, run_parse_interval_ms, run_parse_mpi_ranks};
     size_t which = (unsigned char)argv[i][0] % 12;
     if (which < 9)
-      parse[which](argv[i + 1], &s);
+      parse[which](&SettingsLine, argv[i + 1], &s);
     else if (which < 11)
       rank_model_option(&model, which == 9 ? 'w' : 'l', argv[i + 1], err,
                         sizeof err);
     else
       rank_parse_llc_bytes(argv[i + 1], &bytes);
   }
-  run_check_mode(&s);
+  run_check_mode(&SettingsLine, &s);
 }
 
 static const struct {
@@ -96,7 +106,7 @@ static const struct {
     {"merge-sweep", cmd_merge_sweep},
 };
 
-static void run_line(int argc, char **argv) {
+static void run_input_line(int argc, char **argv) {
   if (!strcmp(argv[0], "settings"))
     settings(argc, argv);
   for (size_t i = 0; i < sizeof Commands / sizeof *Commands; i++)
@@ -116,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!f || fputs(Document, f) < 0 || fclose(f) != 0)
     abort();
   if (argc > 0 && !outside)
-    FUZZ_CATCH_EXIT(run_line(argc, argv));
+    FUZZ_CATCH_EXIT(run_input_line(argc, argv));
   free(text);
   return 0;
 }
