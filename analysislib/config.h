@@ -22,6 +22,12 @@ struct pisa_config {
   uint64_t line_sizes[PISA_MAX_LINE_SIZES];
   size_t n_line_sizes;
   struct sched_config sched; /* ILP windows (PISA_ILP_WINDOWS), BBLP */
+  /* PISA_ROI_FUNCTION: the calls of functions whose name matches this
+   * glob form a region of that name; empty: none. */
+  char roi_function[256];
+  /* PISA_INLINED=0: inlined code counts for the function it was inlined
+   * into, as in counter mode, instead of its own (pisa_block.source). */
+  int frames_only;
 };
 PISA_HIDDEN extern struct pisa_config pisa_config;
 /* The names of the families in PISA_METRICS, by PISA_FAMILY() bit. */

@@ -116,7 +116,13 @@ static void metrics_json(json_object *o, struct aggregate *a) {
   json_object_object_add(o, "instructions",
                          json_object_new_uint64(mix_instructions(&a->mix)));
   json_object_object_add(o, "instruction_mix", mix_to_json(&a->mix));
-  json_object_object_add(o, "memory_accesses", mix_accesses_to_json(&a->mix));
+  json_object *accesses = mix_accesses_to_json(&a->mix);
+  /* The references every locality family counts (one accounting). */
+  json_object_object_add(accesses, "references",
+                         json_object_new_uint64(a->class_refs[0] +
+                                                a->class_refs[1] +
+                                                a->class_refs[2]));
+  json_object_object_add(o, "memory_accesses", accesses);
   json_object_object_add(o, "external_calls", pisa_names_json(&a->external));
   add_if(o, "openmp", openmp_json(a->external));
   struct footprint all;
@@ -268,6 +274,35 @@ static json_object *config_json(void) {
   return config;
 }
 
+/* "regions": every region of interest the threads entered, its metrics
+ * over all threads; NULL when they entered none. */
+static json_object *regions_json(uint32_t n_blocks) {
+  uint32_t n = pisa_region_count();
+  json_object *regions = json_object_new_array();
+  for (uint32_t r = 0; r < n; r++) {
+    struct aggregate ra;
+    uint64_t executions = 0;
+    pisa_aggregate_init(&ra);
+    for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
+      pisa_aggregate_region(t, r, &ra, &executions, n_blocks);
+    if (!executions) { /* a --roi-function that matched nothing */
+      pisa_aggregate_free(&ra);
+      continue;
+    }
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "name",
+                           json_object_new_string(pisa_region_name(r)));
+    json_object_object_add(o, "executions", json_object_new_uint64(executions));
+    metrics_json(o, &ra);
+    json_object_array_add(regions, o);
+    pisa_aggregate_free(&ra);
+  }
+  if (json_object_array_length(regions))
+    return regions;
+  json_object_put(regions);
+  return NULL;
+}
+
 static json_object *build_result(int complete, int signal) {
   uint32_t n_blocks = pisa_block_count(), n_functions = pisa_function_count();
   pisa_aggregate_names(n_functions);
@@ -300,6 +335,7 @@ static json_object *build_result(int complete, int signal) {
     pisa_aggregate_free(&ta);
     dropped += t->desync;
   }
+  json_object *regions = regions_json(n_blocks);
   json_object *functions = json_object_new_array();
   for (uint32_t f = 0; f < n_functions; f++) {
     if (!fns[f])
@@ -325,6 +361,8 @@ static json_object *build_result(int complete, int signal) {
   json_object_object_add(doc, "totals", totals_obj);
   json_object_object_add(doc, "threads", threads);
   json_object_object_add(doc, "functions", functions);
+  if (regions)
+    json_object_object_add(doc, "regions", regions);
   pisa_aggregate_free(&totals);
   pisa_aggregate_names_free();
   if (dropped)

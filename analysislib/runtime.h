@@ -49,6 +49,18 @@ struct pisa_fn_state { /* one thread's view of one function */
   uint64_t indirect_external;      /* indirect calls that ran no pisa code */
 };
 
+/* One thread's view of one region of interest (deep mode): what ran while
+ * the region was open in the thread, callees included. */
+struct pisa_region_state {
+  uint64_t *block_counts; /* entered blocks */
+  uint32_t block_capacity;
+  uint32_t open;           /* begins not yet ended */
+  uint64_t executions;     /* begins */
+  struct pisa_fn_state fs; /* its accesses: footprint, entropy, reuse, bytes */
+  struct branch_stats *branches;
+  struct sched *sched;
+};
+
 struct pisa_thread {
   struct pisa_thread *next; /* registry list, creation order */
   uint32_t index;           /* stable id: creation order, main thread 0 */
@@ -72,9 +84,26 @@ struct pisa_thread {
   struct reuse_engine *reuse[PISA_MAX_LINE_SIZES]; /* the thread's stream */
   uint8_t *reuse_bins[PISA_MAX_LINE_SIZES];        /* per access of the batch */
   size_t reuse_bins_capacity;
-  struct branch_stats *branches; /* outcomes in the thread's order */
-  struct sched *sched;           /* ILP/BBLP schedules, when enabled */
+  struct branch_stats *branches;     /* outcomes in the thread's order */
+  struct sched *sched;               /* ILP/BBLP schedules, when enabled */
+  struct pisa_region_state *regions; /* by region id (names.h) */
+  uint32_t n_regions;
+  uint32_t n_open; /* regions open in the thread */
+  /* PISA_ROI_FUNCTION: per global function 0 (not yet known), 1 (its name
+   * does not match) or 2 (it does); whether the region is open, and the
+   * frame function whose own code ends it; the batch's markers. */
+  uint8_t *roi_match;
+  uint32_t roi_known;
+  int roi_in;
+  uint32_t roi_anchor;
+  uint32_t *fn_mark_at, *fn_mark;
+  size_t n_fn_marks, fn_mark_capacity;
 };
+
+/* Writes a region marker word (PISA_REC_REGION) for pisa.h's
+ * PISA_ROI_BEGIN (end 0) or PISA_ROI_END (end 1) into the calling
+ * thread's buffer, in order with its records (thread.c). */
+PISA_HIDDEN void pisa_deep_region_marker(const char *name, int end);
 
 /* ---- decoder (decode.c) ----
  * The only reader of record words.  pisa_decode_words decodes n words of

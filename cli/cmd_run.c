@@ -81,6 +81,10 @@ static const char usage_text[] =
     "                        instruction windows of the ILP schedules,\n"
     "                        comma-separated, 0 = unlimited (default\n"
     "                        0,64; at most 8, each up to 1048576)\n"
+    "      --roi-function GLOB\n"
+    "                        deep mode: the calls of the functions whose\n"
+    "                        name matches GLOB (inlined or not) are a\n"
+    "                        region of interest named GLOB\n"
     "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
     "  -q, --quiet           print no summary\n"
     "  -h, --help            show this help\n"
@@ -113,7 +117,8 @@ enum {
   OPT_INTERVAL_MS,
   OPT_CSV,
   OPT_MPI,
-  OPT_OVERSUBSCRIBE
+  OPT_OVERSUBSCRIBE,
+  OPT_ROI_FUNCTION
 };
 
 static const struct option RunOptions[] = {
@@ -131,6 +136,7 @@ static const struct option RunOptions[] = {
     {"csv", required_argument, NULL, OPT_CSV},
     {"mpi", required_argument, NULL, OPT_MPI},
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
+    {"roi-function", required_argument, NULL, OPT_ROI_FUNCTION},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -189,6 +195,9 @@ static int take_option(int opt, char *arg, void *ctx) {
     break;
   case OPT_OVERSUBSCRIBE:
     s->oversubscribe = 1;
+    break;
+  case OPT_ROI_FUNCTION:
+    run_parse_roi_function(arg, s);
     break;
   case 'q':
     o->quiet = 1;

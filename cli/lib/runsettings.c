@@ -180,11 +180,23 @@ void run_parse_mpi_ranks(const char *arg, struct run_settings *s) {
   s->mpi_ranks = (int)n;
 }
 
+/* The runtime keeps the glob in a 256-byte buffer (analysislib/config.h). */
+void run_parse_roi_function(const char *arg, struct run_settings *s) {
+  if (!*arg || strlen(arg) > 255)
+    die("--roi-function '%s': expected a function name or glob of 1 to 255 "
+        "characters",
+        arg);
+  s->roi_function = arg;
+}
+
 void run_check_mode(const struct run_settings *s) {
   if (!s->counter &&
       (s->sample_every || s->hw_counters || s->interval_ms || s->csv))
     die("--sample-every, --hw-counters, --interval-ms and --csv need "
         "--mode counter");
+  if (s->counter && s->roi_function)
+    die("--roi-function needs deep mode; a counter run has the regions its "
+        "PISA_ROI markers make");
   if (s->counter && s->metrics_given)
     die("--metrics selects deep-mode families; a counter run computes the "
         "instruction mix, bytes and regions");
@@ -221,6 +233,8 @@ void run_settings_env(const struct run_settings *s, const char *raw_dir,
   child_env_set(env, "PISA_ENTROPY_BITS", bits, 1);
   child_env_set(env, "PISA_METRICS", families, 1);
   counter_env(s, env);
+  if (s->roi_function)
+    child_env_set(env, "PISA_ROI_FUNCTION", s->roi_function, 1);
   child_env_set(env, "PISA_ILP_WINDOWS", s->windows[0] ? s->windows : "0,64",
                 1);
 }

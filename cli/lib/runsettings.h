@@ -18,8 +18,9 @@ struct run_settings {
   int counter;
   unsigned long sample_every, interval_ms;
   const char *hw_counters, *csv;
-  int mpi_ranks;     /* --mpi N: run under mpirun -np N */
-  int oversubscribe; /* --oversubscribe: more ranks than cores */
+  int mpi_ranks;            /* --mpi N: run under mpirun -np N */
+  int oversubscribe;        /* --oversubscribe: more ranks than cores */
+  const char *roi_function; /* --roi-function GLOB, deep mode */
 };
 
 /* The defaults: 8:512 lines, 12 bits, every family, deep mode. */
@@ -34,6 +35,7 @@ void run_parse_hw_counters(const char *arg, struct run_settings *s);
 void run_parse_sample_every(const char *arg, struct run_settings *s);
 void run_parse_interval_ms(const char *arg, struct run_settings *s);
 void run_parse_mpi_ranks(const char *arg, struct run_settings *s);
+void run_parse_roi_function(const char *arg, struct run_settings *s);
 
 /* Counter options belong to counter mode, --metrics to deep mode. */
 void run_check_mode(const struct run_settings *s);

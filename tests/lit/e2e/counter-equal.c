@@ -4,7 +4,7 @@
 // through pointers and recursion, at -O2 and -O0.
 // RUN: %pisa-cc -O2 -o %t.deep %s
 // RUN: %pisa-cc -O2 --mode=counter -o %t.counter %s
-// RUN: %pisa-char -q --force -o %t.deep.json %t.deep 300 | FileCheck %s
+// RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep.json %t.deep 300 | FileCheck %s
 // RUN: %pisa-char -q --force --mode counter -o %t.counter.json %t.counter 300 | FileCheck %s
 // RUN: %validate %t.counter.json
 // RUN: %python %inputs/counter-compare.py %t.counter.json %t.deep.json
@@ -14,7 +14,7 @@
 // RUN: %python %inputs/counter-compare.py %t.sets.json %t.deep.json
 // RUN: %pisa-cc -O0 -o %t.deep0 %s
 // RUN: %pisa-cc -O0 --mode=counter -o %t.counter0 %s
-// RUN: %pisa-char -q --force -o %t.deep0.json %t.deep0 77 | FileCheck %s --check-prefix=SMALL
+// RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep0.json %t.deep0 77 | FileCheck %s --check-prefix=SMALL
 // RUN: %pisa-char -q --force --mode counter -o %t.counter0.json %t.counter0 77 | FileCheck %s --check-prefix=SMALL
 // RUN: %python %inputs/counter-compare.py %t.counter0.json %t.deep0.json
 // CHECK: result=

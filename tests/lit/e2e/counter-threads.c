@@ -4,7 +4,7 @@
 // execution stores 10 x 1000 doubles (-fno-vectorize: one store per element).
 // RUN: %pisa-cc -O2 -fno-vectorize -fno-unroll-loops -o %t.deep %s -lpthread
 // RUN: %pisa-cc -O2 -fno-vectorize -fno-unroll-loops --mode=counter -o %t.counter %s -lpthread
-// RUN: %pisa-char -q --force -o %t.deep.json %t.deep | FileCheck %s
+// RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep.json %t.deep | FileCheck %s
 // RUN: %pisa-char -q --force --mode counter -o %t.counter.json %t.counter | FileCheck %s
 // RUN: %validate %t.counter.json
 // RUN: %python %inputs/counter-compare.py %t.counter.json %t.deep.json
