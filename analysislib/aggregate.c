@@ -132,7 +132,7 @@ static void add_fn_state(struct aggregate *a, const struct pisa_fn_state *fs) {
 
 /* Whether the branch (a global block id) belongs to function *arg. */
 static int branch_in_function(uint32_t branch, void *arg) {
-  return pisa_blocks[branch].function == *(uint32_t *)arg;
+  return pisa_blocks[branch].source == *(uint32_t *)arg;
 }
 
 /* The PBBLP of a function's blocks in one thread, merged into fa as
@@ -154,16 +154,22 @@ static void add_block_pbblp(struct aggregate *fa, const struct sched *s,
   }
 }
 
+/* The schedules' whole-stream result: ILP, DLP, BBLP. */
+static void add_stream_schedule(struct aggregate *a, const struct sched *s) {
+  struct par_result r;
+  sched_thread_result(s, &r);
+  par_merge(&a->par, &r);
+}
+
 /* The thread's schedules: its own ILP/BBLP and its functions' spans. */
 static void add_schedules(struct pisa_thread *t, struct aggregate *ta,
                           struct aggregate **fns, uint32_t n_functions) {
   if (!t->sched)
     return;
-  struct par_result r;
-  sched_thread_result(t->sched, &r);
-  par_merge(&ta->par, &r);
+  add_stream_schedule(ta, t->sched);
   for (uint32_t f = 0; f < n_functions; f++)
     if (fns[f]) {
+      struct par_result r;
       sched_function_result(t->sched, f, &r);
       par_merge(&fns[f]->par, &r);
       if (pisa_config.sched.bblp)
@@ -171,23 +177,54 @@ static void add_schedules(struct pisa_thread *t, struct aggregate *ta,
     }
 }
 
+/* Adds the executions of blocks counted in counts[0..capacity) to a and,
+ * when fns is not NULL, to their source functions' aggregates. */
+static void add_block_counts(struct aggregate *a, struct aggregate **fns,
+                             const uint64_t *counts, uint32_t capacity,
+                             uint32_t n_blocks) {
+  uint32_t limit = capacity < n_blocks ? capacity : n_blocks;
+  for (uint32_t b = 0; b < limit; b++) {
+    uint64_t count = counts[b];
+    if (!count)
+      continue;
+    const struct program_block *gb = &pisa_blocks[b];
+    add_block(a, gb, count);
+    if (!fns)
+      continue;
+    if (!fns[gb->source] && (fns[gb->source] = malloc(sizeof **fns)))
+      pisa_aggregate_init(fns[gb->source]);
+    if (fns[gb->source])
+      add_block(fns[gb->source], gb, count);
+  }
+}
+
+PISA_HIDDEN void pisa_aggregate_region(struct pisa_thread *t, uint32_t region,
+                                       struct aggregate *ra,
+                                       uint64_t *executions,
+                                       uint32_t n_blocks) {
+  const struct pisa_region_state *chunk =
+      region < PISA_MAX_REGIONS ? t->region_chunks[region / PISA_REGION_CHUNK]
+                                : NULL;
+  if (!chunk)
+    return;
+  const struct pisa_region_state *r = &chunk[region % PISA_REGION_CHUNK];
+  *executions += r->executions;
+  add_block_counts(ra, NULL, r->block_counts, r->block_capacity, n_blocks);
+  add_fn_state(ra, &r->fs);
+  if (r->reuse)
+    histograms_merge(&ra->reuse, r->reuse);
+  if (r->sched)
+    add_stream_schedule(ra, r->sched);
+  if (r->branches)
+    branch_merge(&ra->branch, r->branches, NULL, NULL);
+}
+
 PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
                                        struct aggregate *ta,
                                        struct aggregate **fns,
                                        uint32_t n_blocks,
                                        uint32_t n_functions) {
-  uint32_t limit = t->block_capacity < n_blocks ? t->block_capacity : n_blocks;
-  for (uint32_t b = 0; b < limit; b++) {
-    uint64_t count = t->block_counts[b];
-    if (!count)
-      continue;
-    const struct program_block *gb = &pisa_blocks[b];
-    add_block(ta, gb, count);
-    if (!fns[gb->function] && (fns[gb->function] = malloc(sizeof **fns)))
-      pisa_aggregate_init(fns[gb->function]);
-    if (fns[gb->function])
-      add_block(fns[gb->function], gb, count);
-  }
+  add_block_counts(ta, fns, t->block_counts, t->block_capacity, n_blocks);
   for (uint32_t f = 0; f < t->fn_capacity && f < n_functions; f++) {
     const struct pisa_fn_state *fs = &t->fns[f];
     add_fn_state(ta, fs);

@@ -35,6 +35,11 @@ PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
                                        struct aggregate *ta,
                                        struct aggregate **fns,
                                        uint32_t n_blocks, uint32_t n_functions);
+/* Adds what thread t ran inside region `region` (its begins, counted in
+ * *executions) to ra. */
+PISA_HIDDEN void pisa_aggregate_region(struct pisa_thread *t, uint32_t region,
+                                       struct aggregate *ra,
+                                       uint64_t *executions, uint32_t n_blocks);
 /* a's footprint, its access classes united, for the sharing between
  * threads; NULL when the footprint family is off or without memory. */
 PISA_HIDDEN struct footprint *

@@ -215,6 +215,11 @@ static void read_config(void) {
   parse_windows(getenv("PISA_ILP_WINDOWS"));
   parse_sampling(getenv("PISA_SAMPLE"));
   parse_analysis_threads();
+  const char *inlined = getenv("PISA_INLINED");
+  pisa_config.frames_only = inlined && !strcmp(inlined, "0");
+  const char *roi = getenv("PISA_ROI_FUNCTION");
+  if (roi && strlen(roi) < sizeof pisa_config.roi_function)
+    strcpy(pisa_config.roi_function, roi);
   read_counter_config();
   if (!dir || !*dir)
     return;

@@ -42,6 +42,12 @@ struct pisa_config {
   /* PISA_ANALYSIS_THREADS: workers for the consumer groups (workers.c);
    * default the CPUs the process may use less one, 0 on one CPU. */
   unsigned analysis_threads;
+  /* PISA_ROI_FUNCTION: the calls of functions whose name matches this
+   * glob form a region of that name; empty: none. */
+  char roi_function[256];
+  /* PISA_INLINED=0: inlined code counts for the function it was inlined
+   * into, as in counter mode, instead of its own (pisa_block.source). */
+  int frames_only;
 };
 PISA_HIDDEN extern struct pisa_config pisa_config;
 /* The names of the families in PISA_METRICS, by PISA_FAMILY() bit. */

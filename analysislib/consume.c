@@ -6,14 +6,19 @@
  * and into its function's entropy; the reuse group runs the
  * reuse-distance engines (one per line size) over the thread's stream and
  * fills each function's reuse histograms; the branch statistics and the
- * ILP/BBLP schedules are a group each.  Sampled (config.h), the reuse,
- * footprint and entropy families see the accesses to sampled blocks and
- * the branch and schedule families the instances of bursts; the counts
- * stay exact. */
+ * ILP/BBLP schedules are a group each.  Code counts for its source
+ * function (inlined code for the function inlined).  Sampled (config.h),
+ * the reuse, footprint and entropy families see the accesses to sampled
+ * blocks and the branch and schedule families the instances of bursts; the
+ * counts stay exact.  The regions of interest open in the thread
+ * (PISA_ROI markers, --roi-function) get the same over their part of the
+ * stream, each group keeping its own view of which regions are open. */
 #include "runtime.h"
 
+#include "names.h"
 #include "reuse.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 
 _Static_assert(REUSE_COLD == LOCALITY_COLD_BIN &&
@@ -22,32 +27,35 @@ _Static_assert(REUSE_COLD == LOCALITY_COLD_BIN &&
 
 PISA_HIDDEN const unsigned pisa_branch_histories[6] = {1, 2, 4, 8, 12, 16};
 
-static int grow_block_counts(struct pisa_thread *t, uint32_t needed) {
-  uint32_t cap = t->block_capacity ? t->block_capacity : 1024;
+static int grow_block_counts(uint64_t **counts, uint32_t *capacity,
+                             uint32_t needed) {
+  uint32_t cap = *capacity ? *capacity : 1024;
   while (cap < needed)
     cap *= 2;
-  uint64_t *c = realloc(t->block_counts, cap * sizeof *c);
+  uint64_t *c = realloc(*counts, cap * sizeof *c);
   if (!c) {
     pisa_out_of_memory();
     return -1;
   }
-  memset(c + t->block_capacity, 0, (cap - t->block_capacity) * sizeof *c);
-  t->block_counts = c;
-  t->block_capacity = cap;
+  memset(c + *capacity, 0, (cap - *capacity) * sizeof *c);
+  *counts = c;
+  *capacity = cap;
   return 0;
 }
 
-/* Entered instances count one execution of their block.  The counts cover
- * every registered block (a batch names no other), so no instance needs a
- * bound check. */
-static void count_blocks(struct pisa_thread *t, const struct event_batch *b) {
+/* Entered instances [first, end) of b count one execution of their block
+ * (in the thread's or a region's counts).  The counts cover every
+ * registered block (a batch names no other), so no instance needs a bound
+ * check. */
+static void count_blocks(uint64_t **counts, uint32_t *capacity,
+                         const struct event_batch *b, size_t first,
+                         size_t end) {
   uint32_t known = pisa_block_count();
-  if (known > t->block_capacity && grow_block_counts(t, known))
+  if (known > *capacity && grow_block_counts(counts, capacity, known))
     return;
-  uint64_t *counts = t->block_counts;
-  for (size_t i = 0; i < b->n_instances; i++)
-    counts[b->block[i]] +=
-        (b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED;
+  uint64_t *c = *counts;
+  for (size_t i = first; i < end; i++)
+    c[b->block[i]] += (b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED;
 }
 
 static struct pisa_fn_state *fn_state(struct pisa_thread *t, uint32_t fn) {
@@ -65,21 +73,18 @@ static struct pisa_fn_state *fn_state(struct pisa_thread *t, uint32_t fn) {
   return &t->fns[fn];
 }
 
-static struct pisa_fn_state *fn_metrics_create(struct pisa_thread *t,
-                                               uint32_t fn);
+static struct pisa_fn_state *state_metrics_create(struct pisa_fn_state *s);
 
-/* The function's space state, created at its first instance in the
- * thread for the enabled families; NULL when memory ran out. */
-static struct pisa_fn_state *fn_metrics(struct pisa_thread *t, uint32_t fn) {
-  struct pisa_fn_state *s = fn_metrics_create(t, fn);
+/* The space state s (a function's or a region's) with its metrics for the
+ * enabled families, created at its first use; NULL when memory ran out. */
+static struct pisa_fn_state *state_metrics(struct pisa_fn_state *s) {
+  s = state_metrics_create(s);
   if (!s)
     pisa_out_of_memory();
   return s;
 }
 
-static struct pisa_fn_state *fn_metrics_create(struct pisa_thread *t,
-                                               uint32_t fn) {
-  struct pisa_fn_state *s = fn_state(t, fn);
+static struct pisa_fn_state *state_metrics_create(struct pisa_fn_state *s) {
   unsigned fam = pisa_config.families;
   if (!s)
     return NULL;
@@ -98,6 +103,14 @@ static struct pisa_fn_state *fn_metrics_create(struct pisa_thread *t,
   return s;
 }
 
+/* The histograms at *h, created at their first use; NULL when memory ran
+ * out. */
+static struct reuse_histograms *histograms_of(struct reuse_histograms **h) {
+  if (!*h && (*h = malloc(sizeof **h)))
+    histograms_init(*h, pisa_config.line_sizes, pisa_config.n_line_sizes);
+  return *h;
+}
+
 /* The function's reuse histograms, created at its first instance in the
  * thread; NULL when memory ran out. */
 static struct reuse_histograms *fn_reuse(struct pisa_thread *t, uint32_t fn) {
@@ -113,10 +126,7 @@ static struct reuse_histograms *fn_reuse(struct pisa_thread *t, uint32_t fn) {
     t->fn_reuse = h;
     t->fn_reuse_capacity = cap;
   }
-  if (!t->fn_reuse[fn] && (t->fn_reuse[fn] = malloc(sizeof **t->fn_reuse)))
-    histograms_init(t->fn_reuse[fn], pisa_config.line_sizes,
-                    pisa_config.n_line_sizes);
-  return t->fn_reuse[fn];
+  return histograms_of(&t->fn_reuse[fn]);
 }
 
 /* Room for the reuse distances of n sampled accesses. */
@@ -206,72 +216,325 @@ static void instance_counts(struct pisa_fn_state *fs,
       runtime_bytes(fs, b->kind[a], b->size[a], b->access_class[a]);
 }
 
-/* The end of the run of instances of one function from i. */
+/* The end of the run of instances of one source function from i (inlined
+ * code counts for the function inlined). */
 static size_t function_run(const struct event_batch *b, size_t i) {
   const struct program_block *blocks = pisa_blocks;
-  uint32_t fn = blocks[b->block[i]].function;
-  while (++i < b->n_instances && blocks[b->block[i]].function == fn)
+  uint32_t fn = blocks[b->block[i]].source;
+  while (++i < b->n_instances && blocks[b->block[i]].source == fn)
     ;
   return i;
 }
 
-/* Per function, over runs of consecutive instances of one function: the
- * counts from b, footprint and entropy of the accesses in space (b's
- * instances, all or the sampled accesses). */
+/* What instances [i, j) of b add to the space state fs: their counts from
+ * b, the footprint and entropy of their accesses in space (b's instances,
+ * all or the sampled accesses). */
+static void space_of(struct pisa_fn_state *fs, const struct event_batch *b,
+                     const struct event_batch *space, size_t i, size_t j) {
+  for (size_t k = i; k < j; k++)
+    if (b->start[k] & (INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE))
+      instance_counts(fs, b, k);
+  size_t a = space->first_access[i], a_end = space->first_access[j];
+  if (fs->footprint)
+    footprints(fs->footprint, space, a, a_end);
+  if (fs->entropy && a < a_end)
+    entropy_add_batch(fs->entropy, space->addr + a, a_end - a);
+}
+
+/* Per source function, over runs of consecutive instances of one. */
 static void consume_functions(struct pisa_thread *t,
                               const struct event_batch *b,
                               const struct event_batch *space) {
   for (size_t i = 0, n = b->n_instances; i < n;) {
     size_t j = function_run(b, i);
-    struct pisa_fn_state *fs = fn_metrics(t, pisa_blocks[b->block[i]].function);
-    for (size_t k = i; fs && k < j; k++)
-      if (b->start[k] & (INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE))
-        instance_counts(fs, b, k);
-    size_t a = space->first_access[i], a_end = space->first_access[j];
-    if (fs && fs->footprint)
-      footprints(fs->footprint, space, a, a_end);
-    if (fs && fs->entropy && a < a_end)
-      entropy_add_batch(fs->entropy, space->addr + a, a_end - a);
+    struct pisa_fn_state *fs =
+        state_metrics(fn_state(t, pisa_blocks[b->block[i]].source));
+    if (fs)
+      space_of(fs, b, space, i, j);
     i = j;
   }
 }
 
-/* Each function's accesses of b (all, or the sampled ones) into its reuse
- * histograms, from the bins of the thread's engines. */
-static void reuse_histograms(struct pisa_thread *t,
-                             const struct event_batch *b) {
+/* The accesses of instances [i, j) of b into h, from the bins of the
+ * thread's engines for b. */
+static void histograms_of_instances(struct pisa_thread *t,
+                                    struct reuse_histograms *h,
+                                    const struct event_batch *b, size_t i,
+                                    size_t j) {
+  size_t a = b->first_access[i], a_end = b->first_access[j];
+  if (h && a < a_end)
+    histograms_add_batch(h, (const uint8_t *const *)t->reuse_bins, a,
+                         a_end - a);
+}
+
+/* Each source function's accesses of b (all, or the sampled ones) into its
+ * reuse histograms; 0, or -1 when b has no bins. */
+static int reuse_histograms(struct pisa_thread *t,
+                            const struct event_batch *b) {
   if (reuse_distances(t, b))
-    return;
+    return -1;
   for (size_t i = 0, n = b->n_instances; i < n;) {
     size_t j = function_run(b, i);
-    struct reuse_histograms *h = fn_reuse(t, pisa_blocks[b->block[i]].function);
-    size_t a = b->first_access[i], a_end = b->first_access[j];
-    if (h && a < a_end)
-      histograms_add_batch(h, (const uint8_t *const *)t->reuse_bins, a,
-                           a_end - a);
+    histograms_of_instances(t, fn_reuse(t, pisa_blocks[b->block[i]].source), b,
+                            i, j);
     i = j;
   }
+  return 0;
+}
+
+/* The batch's branch outcomes, into the thread's or a region's stats. */
+static void add_branches(struct branch_stats **stats,
+                         const struct event_batch *b) {
+  if (!*stats) {
+    if (!(*stats = malloc(sizeof **stats))) {
+      pisa_out_of_memory();
+      return;
+    }
+    branch_init(*stats, pisa_branch_histories, 6);
+  }
+  branch_add_events(*stats, &pisa_program, b);
+}
+
+/* The batch into the thread's or a region's schedules. */
+static void add_schedules(struct sched **sched, const struct event_batch *b) {
+  if (!*sched && !(*sched = sched_new(&pisa_config.sched, &pisa_program))) {
+    pisa_out_of_memory();
+    return;
+  }
+  sched_add_events(*sched, b);
 }
 
 static void consume_branches(struct pisa_thread *t,
                              const struct event_batch *b) {
-  if (!t->branches) {
-    if (!(t->branches = malloc(sizeof *t->branches))) {
-      pisa_out_of_memory();
-      return;
-    }
-    branch_init(t->branches, pisa_branch_histories, 6);
-  }
-  branch_add_events(t->branches, &pisa_program, b);
+  add_branches(&t->branches, b);
 }
 
 static void consume_schedules(struct pisa_thread *t,
                               const struct event_batch *b) {
-  if (!t->sched && !(t->sched = sched_new(&pisa_config.sched, &pisa_program))) {
-    pisa_out_of_memory();
+  add_schedules(&t->sched, b);
+}
+
+/* ---- Regions of interest ------------------------------------------------
+ * Between its begin and end markers a region sees everything the thread
+ * runs, callees included: its block counts, accesses (with the thread's
+ * reuse bins: a line first touched outside the region is not cold in it),
+ * branches and schedules of its own.  Each group follows the batch's
+ * markers itself.  Sampled, a region gets the exact counts and the
+ * spatially sampled families, not the bursts of branch and schedules. */
+
+/* Region id's state; its chunk exists (pisa_consume_prepare). */
+static struct pisa_region_state *region_at(struct pisa_thread *t, uint32_t id) {
+  struct pisa_region_state *chunk = __atomic_load_n(
+      &t->region_chunks[id / PISA_REGION_CHUNK], __ATOMIC_ACQUIRE);
+  return chunk ? &chunk[id % PISA_REGION_CHUNK] : NULL;
+}
+
+/* A begin or end marker (events.h: region << 1 | end) as group g sees it. */
+static void region_mark(struct pisa_thread *t, unsigned g, uint32_t mark) {
+  uint32_t id = mark >> 1;
+  struct pisa_region_state *r = region_at(t, id);
+  if (id >= t->regions_seen[g])
+    t->regions_seen[g] = id + 1;
+  if (!(mark & EVENT_MARK_END)) {
+    r->open[g]++;
+    t->regions_open[g]++;
+    r->executions += g == PISA_CONSUME_SPACE;
+  } else if (r->open[g]) { /* an end without a begin is ignored */
+    r->open[g]--;
+    t->regions_open[g]--;
+  }
+}
+
+/* What one group adds to region r for instances [from, to) of b; `fed` is
+ * the batch the group consumed (b, or b's sampled accesses). */
+typedef void region_segment(struct pisa_thread *t, struct pisa_region_state *r,
+                            const struct event_batch *b,
+                            const struct event_batch *fed, size_t from,
+                            size_t to);
+
+static void region_space(struct pisa_thread *t, struct pisa_region_state *r,
+                         const struct event_batch *b,
+                         const struct event_batch *fed, size_t from,
+                         size_t to) {
+  (void)t;
+  count_blocks(&r->block_counts, &r->block_capacity, b, from, to);
+  struct pisa_fn_state *fs = state_metrics(&r->fs);
+  if (fs)
+    space_of(fs, b, fed, from, to);
+}
+
+static void region_reuse(struct pisa_thread *t, struct pisa_region_state *r,
+                         const struct event_batch *b,
+                         const struct event_batch *fed, size_t from,
+                         size_t to) {
+  (void)b;
+  histograms_of_instances(t, histograms_of(&r->reuse), fed, from, to);
+}
+
+static void region_branches(struct pisa_thread *t, struct pisa_region_state *r,
+                            const struct event_batch *b,
+                            const struct event_batch *fed, size_t from,
+                            size_t to) {
+  (void)t, (void)fed;
+  struct event_batch slice = event_batch_slice(b, from, to);
+  add_branches(&r->branches, &slice);
+}
+
+static void region_schedules(struct pisa_thread *t, struct pisa_region_state *r,
+                             const struct event_batch *b,
+                             const struct event_batch *fed, size_t from,
+                             size_t to) {
+  (void)t, (void)fed;
+  struct event_batch slice = event_batch_slice(b, from, to);
+  add_schedules(&r->sched, &slice);
+}
+
+/* For group g: b's instances between markers to the regions open there
+ * (with `segment`; NULL only follows the markers). */
+static void consume_regions(struct pisa_thread *t, const struct event_batch *b,
+                            const struct event_batch *fed, unsigned g,
+                            region_segment *segment) {
+  if (!t->regions_open[g] && !b->n_marks)
+    return;
+  for (size_t m = 0, from = 0;; m++) {
+    size_t to = m < b->n_marks ? b->mark_instance[m] : b->n_instances;
+    for (uint32_t id = 0;
+         segment && t->regions_open[g] && to > from && id < t->regions_seen[g];
+         id++) {
+      struct pisa_region_state *r = region_at(t, id);
+      if (r && r->open[g])
+        segment(t, r, b, fed, from, to);
+    }
+    if (m == b->n_marks)
+      return;
+    region_mark(t, g, b->mark_region[m]);
+    from = to;
+  }
+}
+
+/* ---- Preparing a batch (the producing thread) -----------------------------
+ * --roi-function: the calls of the functions whose name matches the glob
+ * are a region of that name: it opens at the first instance of a matching
+ * function's code (its own blocks, or blocks inlined from it) and closes
+ * at the next instance of the code that called it: the caller's frame for
+ * a function that was called, the frame it was inlined into for inlined
+ * code. */
+
+static uint32_t roi_function_region(void) {
+  static _Atomic uint32_t region = UINT32_MAX;
+  uint32_t r = atomic_load_explicit(&region, memory_order_relaxed);
+  if (r == UINT32_MAX) {
+    r = pisa_region_id(pisa_config.roi_function);
+    atomic_store_explicit(&region, r, memory_order_relaxed);
+  }
+  return r;
+}
+
+/* Whether global function fn's name (or its demangled name) matches. */
+static int roi_matches(struct pisa_thread *t, uint32_t fn) {
+  if (fn >= t->roi_known) {
+    uint32_t n = pisa_function_count();
+    n = n > fn ? n : fn + 1;
+    uint8_t *m = realloc(t->roi_match, n);
+    if (!m)
+      return 0;
+    memset(m + t->roi_known, 0, n - t->roi_known);
+    t->roi_match = m;
+    t->roi_known = n;
+  }
+  if (!t->roi_match[fn]) {
+    const struct program_function *f = &pisa_functions[fn];
+    const char *glob = pisa_config.roi_function;
+    t->roi_match[fn] = 1 + (!fnmatch(glob, f->name, 0) ||
+                            (f->display && !fnmatch(glob, f->display, 0)));
+  }
+  return t->roi_match[fn] == 2;
+}
+
+/* The frame function of the instance before instance i: the caller when
+ * instance i enters a function. */
+static uint32_t previous_function(const struct event_batch *b, size_t i) {
+  uint32_t before = i ? b->block[i - 1] : b->block_before;
+  return before == PROGRAM_NONE ? PROGRAM_NONE : pisa_blocks[before].function;
+}
+
+/* The batch's --roi-function markers, in instance order, into `marks`. */
+static void function_marks(struct pisa_thread *t, struct event_batch *b,
+                           struct event_batch *marks) {
+  uint32_t region = roi_function_region();
+  if (region == UINT32_MAX)
+    return;
+  for (size_t i = 0; i < b->n_instances; i++) {
+    const struct program_block *pb = &pisa_blocks[b->block[i]];
+    int in = roi_matches(t, pb->source);
+    uint32_t mark = UINT32_MAX;
+    if (!t->roi_in && in) {
+      t->roi_in = 1;
+      t->roi_anchor =
+          roi_matches(t, pb->function) ? previous_function(b, i) : pb->function;
+      mark = region << 1;
+    } else if (t->roi_in && !in && pb->function == t->roi_anchor) {
+      t->roi_in = 0;
+      mark = region << 1 | EVENT_MARK_END;
+    }
+    marks->n_instances = i; /* the marker comes before instance i */
+    if (mark != UINT32_MAX && event_add_mark(marks, mark))
+      b->desync++; /* a marker lost */
+  }
+}
+
+/* Merges the markers of `extra` into b's, b's first where they tie. */
+static void merge_marks(struct event_batch *b,
+                        const struct event_batch *extra) {
+  size_t u = b->n_marks, f = extra->n_marks, k = u + f;
+  if (!f)
+    return;
+  if (event_reserve_marks(b, k)) {
+    b->desync += f;
     return;
   }
-  sched_add_events(t->sched, b);
+  while (f > 0) {
+    int mine = u > 0 && b->mark_instance[u - 1] > extra->mark_instance[f - 1];
+    const struct event_batch *from = mine ? b : extra;
+    size_t at = mine ? --u : --f;
+    b->mark_instance[--k] = from->mark_instance[at];
+    b->mark_region[k] = from->mark_region[at];
+  }
+  b->n_marks += extra->n_marks;
+}
+
+/* Region id's chunk, allocated here once: 0, or -1 when memory ran out or
+ * the id is past PISA_MAX_REGIONS. */
+static int region_room(struct pisa_thread *t, uint32_t id) {
+  if (id >= PISA_MAX_REGIONS)
+    return -1;
+  struct pisa_region_state **chunk = &t->region_chunks[id / PISA_REGION_CHUNK];
+  if (*chunk)
+    return 0;
+  struct pisa_region_state *c = calloc(PISA_REGION_CHUNK, sizeof *c);
+  if (!c)
+    return -1;
+  __atomic_store_n(chunk, c, __ATOMIC_RELEASE);
+  return 0;
+}
+
+PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
+                                      struct event_batch *b) {
+  if (pisa_config.roi_function[0]) {
+    t->fn_marks.n_marks = 0;
+    function_marks(t, b, &t->fn_marks);
+    merge_marks(b, &t->fn_marks);
+  }
+  size_t kept = 0;
+  for (size_t m = 0; m < b->n_marks; m++) {
+    if (region_room(t, b->mark_region[m] >> 1)) {
+      b->desync++;
+      continue;
+    }
+    b->mark_instance[kept] = b->mark_instance[m];
+    b->mark_region[kept++] = b->mark_region[m];
+  }
+  b->n_marks = kept;
 }
 
 /* What no burst carries over a gap: branch histories, and the schedules'
@@ -324,21 +587,30 @@ static void consume_bursts(struct pisa_thread *t, struct pisa_bursts *bursts,
 
 static int sampled(void) { return pisa_config.sampling.rate < 1; }
 
-static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
-  count_blocks(t, b);
+/* The accesses a spatially sampled group sees: all of b, or b's
+ * accesses to sampled blocks in `sample` (NULL when memory ran out). */
+static const struct event_batch *spatial(struct event_batch *sample,
+                                         const struct event_batch *b,
+                                         const struct sample_filter *f) {
   if (!sampled())
-    consume_functions(t, b, b);
-  else if (!sample_filter_batch(&t->space_sample, b,
-                                &pisa_config.sampling.space))
-    consume_functions(t, b, &t->space_sample);
+    return b;
+  return sample_filter_batch(sample, b, f) ? NULL : sample;
+}
+
+static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
+  count_blocks(&t->block_counts, &t->block_capacity, b, 0, b->n_instances);
+  const struct event_batch *fed =
+      spatial(&t->space_sample, b, &pisa_config.sampling.space);
+  if (fed)
+    consume_functions(t, b, fed);
+  consume_regions(t, b, fed, PISA_CONSUME_SPACE, fed ? region_space : NULL);
 }
 
 static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
-  if (!sampled())
-    reuse_histograms(t, b);
-  else if (!sample_filter_batch(&t->reuse_sample, b,
-                                &pisa_config.sampling.reuse))
-    reuse_histograms(t, &t->reuse_sample);
+  const struct event_batch *fed =
+      spatial(&t->reuse_sample, b, &pisa_config.sampling.reuse);
+  int bins = fed && !reuse_histograms(t, fed);
+  consume_regions(t, b, fed, PISA_CONSUME_REUSE, bins ? region_reuse : NULL);
 }
 
 static void consume_branch_group(struct pisa_thread *t,
@@ -347,6 +619,8 @@ static void consume_branch_group(struct pisa_thread *t,
     consume_bursts(t, &t->branch_bursts, b, consume_branches);
   else
     consume_branches(t, b);
+  consume_regions(t, b, b, PISA_CONSUME_BRANCH,
+                  sampled() ? NULL : region_branches);
 }
 
 static void consume_sched_group(struct pisa_thread *t,
@@ -355,6 +629,8 @@ static void consume_sched_group(struct pisa_thread *t,
     consume_bursts(t, &t->sched_bursts, b, consume_schedules);
   else
     consume_schedules(t, b);
+  consume_regions(t, b, b, PISA_CONSUME_SCHED,
+                  sampled() ? NULL : region_schedules);
 }
 
 PISA_HIDDEN unsigned pisa_consume_groups(void) {
@@ -384,17 +660,47 @@ PISA_HIDDEN void pisa_consume_group(struct pisa_thread *t,
     pisa_out_of_memory();
 }
 
-PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
-  for (uint32_t f = 0; f < t->fn_capacity; f++) {
-    struct pisa_fn_state *s = &t->fns[f];
-    if (s->footprint)
-      for (int c = 0; c < 3; c++)
-        footprint_free(&s->footprint[c]);
-    if (s->entropy)
-      entropy_free(s->entropy);
-    free(s->footprint);
-    free(s->entropy);
+static void fn_state_free(struct pisa_fn_state *s) {
+  if (s->footprint)
+    for (int c = 0; c < 3; c++)
+      footprint_free(&s->footprint[c]);
+  if (s->entropy)
+    entropy_free(s->entropy);
+  free(s->footprint);
+  free(s->entropy);
+}
+
+static void branches_free(struct branch_stats *b) {
+  if (b)
+    branch_free(b);
+  free(b);
+}
+
+static void regions_free(struct pisa_thread *t) {
+  for (uint32_t c = 0; c < PISA_REGION_CHUNKS; c++) {
+    struct pisa_region_state *chunk = t->region_chunks[c];
+    for (uint32_t r = 0; chunk && r < PISA_REGION_CHUNK; r++) {
+      free(chunk[r].block_counts);
+      fn_state_free(&chunk[r].fs);
+      free(chunk[r].reuse);
+      branches_free(chunk[r].branches);
+      sched_free(chunk[r].sched);
+    }
+    free(chunk);
+    t->region_chunks[c] = NULL;
   }
+  memset(t->regions_seen, 0, sizeof t->regions_seen);
+  memset(t->regions_open, 0, sizeof t->regions_open);
+  free(t->roi_match);
+  t->roi_match = NULL;
+  t->roi_known = 0;
+  event_batch_free(&t->fn_marks);
+}
+
+PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
+  for (uint32_t f = 0; f < t->fn_capacity; f++)
+    fn_state_free(&t->fns[f]);
+  regions_free(t);
   free(t->fns);
   t->fns = NULL;
   t->fn_capacity = 0;
@@ -413,9 +719,7 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   t->reuse_bins_capacity = 0;
   sched_free(t->sched);
   t->sched = NULL;
-  if (t->branches)
-    branch_free(t->branches);
-  free(t->branches);
+  branches_free(t->branches);
   t->branches = NULL;
   free(t->block_counts);
   t->block_counts = NULL;

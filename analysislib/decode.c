@@ -55,14 +55,27 @@ struct cursor {
   int lost;       /* the context was lost since the last instance */
 };
 
+/* A region marker: the instances after it are in (or out of) the region;
+ * the decoder's position does not change (the call's RESUME comes next). */
+static void decode_region(struct event_batch *b, uint64_t id) {
+  if (event_add_mark(b, (uint32_t)(id & ~PISA_REC_REGION)))
+    b->desync++;
+}
+
 /* A BLOCK or RESUME word: closes the open instance, opens the next. */
 static void decode_header(struct event_batch *b, struct cursor *c,
                           uint64_t word) {
   if (c->pb && b->n_instances)
     b->end_site[b->n_instances - 1] = c->site;
   uint64_t id = word & PISA_REC_ID_MASK;
-  if (id >= c->known && id >= (c->known = pisa_block_count()))
+  if (id >= c->known && id >= (c->known = pisa_block_count())) {
+    if ((word & PISA_REC_TAG_MASK) == PISA_REC_BLOCK &&
+        (id & ~PISA_REC_REGION_MASK) == PISA_REC_REGION) {
+      decode_region(b, id);
+      return;
+    }
     goto lost;
+  }
   const struct program_block *next = &pisa_blocks[id];
   uint8_t start = INSTANCE_ENTERED;
   uint32_t first = 0;
@@ -205,5 +218,6 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,
                              size_t n) {
   unsigned slot = pisa_workers_free_slot(t);
   pisa_decode_words(t, w, n, &t->slots[slot].batch);
+  pisa_consume_prepare(t, &t->slots[slot].batch);
   pisa_workers_consume(t, slot);
 }

@@ -1,8 +1,43 @@
 /* names.c: counts per name in a uthash table (names.h). */
 #include "names.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+static pthread_mutex_t regions_lock = PTHREAD_MUTEX_INITIALIZER;
+static const char *region_names[PISA_MAX_REGIONS];
+static _Atomic uint32_t n_regions;
+
+uint32_t pisa_region_count(void) {
+  return atomic_load_explicit(&n_regions, memory_order_acquire);
+}
+
+const char *pisa_region_name(uint32_t region) { return region_names[region]; }
+
+/* The index of name among the first n regions, or n. */
+static uint32_t region_find(const char *name, uint32_t n) {
+  uint32_t i = 0;
+  while (i < n && strcmp(region_names[i], name))
+    i++;
+  return i;
+}
+
+uint32_t pisa_region_id(const char *name) {
+  uint32_t n = pisa_region_count(), i = region_find(name, n);
+  if (i < n)
+    return i;
+  pthread_mutex_lock(&regions_lock);
+  n = pisa_region_count();
+  i = region_find(name, n);
+  if (i == n && (n == PISA_MAX_REGIONS || !(region_names[n] = strdup(name))))
+    i = UINT32_MAX;
+  else if (i == n)
+    atomic_store_explicit(&n_regions, n + 1, memory_order_release);
+  pthread_mutex_unlock(&regions_lock);
+  return i;
+}
 
 void pisa_names_add(struct pisa_name_count **table, const char *name,
                     uint64_t count) {

@@ -20,4 +20,13 @@ void pisa_names_free(struct pisa_name_count **table);
 /* {"name": count, ...}, largest count first, then by name. */
 json_object *pisa_names_json(struct pisa_name_count **table);
 
+/* ---- Regions of interest (pisa.h's PISA_ROI_BEGIN / END), both modes:
+ * one id per distinct name, in the order of first use. */
+#define PISA_MAX_REGIONS 4096
+/* The id of the region `name`, registered at its first use; UINT32_MAX
+ * when PISA_MAX_REGIONS regions exist already or memory ran out. */
+uint32_t pisa_region_id(const char *name);
+uint32_t pisa_region_count(void); /* acquire: ids below are valid */
+const char *pisa_region_name(uint32_t region);
+
 #endif

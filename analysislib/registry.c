@@ -108,9 +108,13 @@ static const char *keep_string(struct translation *x, const char *s) {
 
 PISA_HIDDEN struct program_instr
 pisa_program_instr(const struct pisa_instr *in) {
+  /* The pass's category: an arithmetic intrinsic is a call by opcode but
+   * fp, int or bitwise work by category. */
+  uint8_t category = in->category < PISA_CAT_COUNT
+                         ? in->category
+                         : (uint8_t)program_category(in->opcode);
   return (struct program_instr){.opcode = in->opcode,
-                                .category =
-                                    (uint8_t)program_category(in->opcode),
+                                .category = category,
                                 .flags = in->flags,
                                 .lanes = in->lanes,
                                 .bits = in->bits,
@@ -275,6 +279,9 @@ static void translate_block(struct translation *x, uint32_t local,
   struct program_block *pb = &pisa_blocks[x->b0 + local];
   *pb = (struct program_block){
       .function = f0 + b->function,
+      .source = f0 + (b->source < x->m->n_functions && !pisa_config.frames_only
+                          ? b->source
+                          : b->function),
       .first_slot = b->first_instr - x->instr_base[b->function],
       .phi_slot = pf->n_instrs + b->first_phi - x->phi_base[b->function],
       .n_instrs = b->n_instrs,

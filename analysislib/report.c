@@ -120,12 +120,19 @@ static uint64_t references(const struct aggregate *a) {
 
 /* Adds the METRICS keys of `a` to the object `o`: the enabled families,
  * estimates where the run samples (estimate.h). */
-static void metrics_json(json_object *o, struct aggregate *a) {
-  unsigned fam = pisa_config.families;
+/* The metrics of `a` for the families `fam` (the ILP/BBLP schedules when
+ * fam has ILP or BBLP). */
+static void families_json(json_object *o, struct aggregate *a, unsigned fam) {
   json_object_object_add(o, "instructions",
                          json_object_new_uint64(mix_instructions(&a->mix)));
   json_object_object_add(o, "instruction_mix", mix_to_json(&a->mix));
-  json_object_object_add(o, "memory_accesses", mix_accesses_to_json(&a->mix));
+  json_object *accesses = mix_accesses_to_json(&a->mix);
+  /* The references every locality family counts (one accounting). */
+  json_object_object_add(accesses, "references",
+                         json_object_new_uint64(a->class_refs[0] +
+                                                a->class_refs[1] +
+                                                a->class_refs[2]));
+  json_object_object_add(o, "memory_accesses", accesses);
   json_object_object_add(o, "external_calls", pisa_names_json(&a->external));
   add_if(o, "openmp", openmp_json(a->external));
   struct footprint all;
@@ -154,9 +161,14 @@ static void metrics_json(json_object *o, struct aggregate *a) {
            access_classes_json(a, pisa_estimate_count(footprint_bytes(&all))));
   if (fam & PISA_FAMILY(BRANCH))
     add_if(o, "branch", branch_to_json(&a->branch));
-  par_to_json(&a->par, o);
+  if (fam & (PISA_FAMILY(ILP) | PISA_FAMILY(BBLP)))
+    par_to_json(&a->par, o);
   pisa_estimate_json(o, a->entropy.accesses);
   footprint_free(&all);
+}
+
+static void metrics_json(json_object *o, struct aggregate *a) {
+  families_json(o, a, pisa_config.families);
 }
 
 static json_object *string_or_null(const char *s) {
@@ -284,6 +296,41 @@ static json_object *config_json(const struct aggregate *totals) {
   return config;
 }
 
+/* "regions": every region of interest the threads entered, its metrics
+ * over all threads; NULL when they entered none. */
+static json_object *regions_json(uint32_t n_blocks) {
+  uint32_t n = pisa_region_count();
+  json_object *regions = json_object_new_array();
+  for (uint32_t r = 0; r < n; r++) {
+    struct aggregate ra;
+    uint64_t executions = 0;
+    pisa_aggregate_init(&ra);
+    for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
+      pisa_aggregate_region(t, r, &ra, &executions, n_blocks);
+    if (!executions) { /* a --roi-function that matched nothing */
+      pisa_aggregate_free(&ra);
+      continue;
+    }
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "name",
+                           json_object_new_string(pisa_region_name(r)));
+    json_object_object_add(o, "executions", json_object_new_uint64(executions));
+    /* Sampled, regions follow no bursts: no branch or schedule family. */
+    families_json(
+        o, &ra,
+        pisa_config.sampling.rate < 1
+            ? pisa_config.families &
+                  ~(PISA_FAMILY(BRANCH) | PISA_FAMILY(ILP) | PISA_FAMILY(BBLP))
+            : pisa_config.families);
+    json_object_array_add(regions, o);
+    pisa_aggregate_free(&ra);
+  }
+  if (json_object_array_length(regions))
+    return regions;
+  json_object_put(regions);
+  return NULL;
+}
+
 static json_object *build_result(int complete, int signal) {
   uint32_t n_blocks = pisa_block_count(), n_functions = pisa_function_count();
   pisa_aggregate_names(n_functions);
@@ -317,6 +364,7 @@ static json_object *build_result(int complete, int signal) {
     pisa_aggregate_free(&ta);
     dropped += t->desync;
   }
+  json_object *regions = regions_json(n_blocks);
   json_object *functions = json_object_new_array();
   for (uint32_t f = 0; f < n_functions; f++) {
     if (!fns[f])
@@ -336,6 +384,8 @@ static json_object *build_result(int complete, int signal) {
   json_object_object_add(doc, "totals", totals_obj);
   json_object_object_add(doc, "threads", threads);
   json_object_object_add(doc, "functions", functions);
+  if (regions)
+    json_object_object_add(doc, "regions", regions);
   pisa_aggregate_free(&totals);
   pisa_aggregate_names_free();
   if (dropped)

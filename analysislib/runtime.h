@@ -19,6 +19,7 @@
 #include "footprint.h"
 #include "locality.h"
 #include "mix.h"
+#include "names.h"
 #include "pisa/abi.h"
 #include "program.h"
 #include "schedule.h"
@@ -61,6 +62,37 @@ struct pisa_bursts {
   uint64_t instances;       /* block instances so far: the clock */
 };
 
+/* The consumer groups of a thread's batches (consume.c). */
+enum pisa_consume_group {
+  PISA_CONSUME_REUSE,  /* reuse engines and histograms */
+  PISA_CONSUME_SCHED,  /* ILP/BBLP schedules */
+  PISA_CONSUME_BRANCH, /* branch statistics */
+  PISA_CONSUME_SPACE,  /* block counts, footprint, entropy */
+  PISA_CONSUME_GROUPS
+};
+
+/* One thread's view of one region of interest (deep mode): what ran while
+ * the region was open in the thread, callees included.  Each consumer
+ * group keeps its own fields and its own count of open begins, so that the
+ * groups share nothing. */
+struct pisa_region_state {
+  uint32_t open[PISA_CONSUME_GROUPS]; /* begins not yet ended, per group */
+  /* space group */
+  uint64_t executions;    /* begins */
+  uint64_t *block_counts; /* entered blocks */
+  uint32_t block_capacity;
+  struct pisa_fn_state fs; /* its accesses: footprint, entropy, bytes */
+  /* reuse group */
+  struct reuse_histograms *reuse;
+  /* branch and schedule groups (exact runs only) */
+  struct branch_stats *branches;
+  struct sched *sched;
+};
+/* Region states are kept in chunks that never move (a worker may read one
+ * while the thread allocates the next): at most PISA_MAX_REGIONS. */
+#define PISA_REGION_CHUNK 64
+#define PISA_REGION_CHUNKS (PISA_MAX_REGIONS / PISA_REGION_CHUNK)
+
 struct pisa_thread {
   struct pisa_thread *next; /* registry list, creation order */
   uint32_t index;           /* stable id: creation order, main thread 0 */
@@ -100,13 +132,31 @@ struct pisa_thread {
   /* schedules: ILP/BBLP, when enabled */
   struct sched *sched;
   struct pisa_bursts sched_bursts;
+  /* regions of interest (consume.c): the chunks are allocated by the
+   * producing thread (pisa_consume_prepare) before a batch names them */
+  struct pisa_region_state *region_chunks[PISA_REGION_CHUNKS];
+  uint32_t regions_seen[PISA_CONSUME_GROUPS]; /* 1 + highest id, per group */
+  uint32_t regions_open[PISA_CONSUME_GROUPS]; /* open in the thread */
+  /* PISA_ROI_FUNCTION (the producer's): per global function 0 (not yet
+   * known), 1 (its name does not match) or 2 (it does); whether the region
+   * is open, and the frame function whose own code ends it. */
+  uint8_t *roi_match;
+  uint32_t roi_known;
+  int roi_in;
+  uint32_t roi_anchor;
+  struct event_batch fn_marks; /* the batch's markers (only marks used) */
 };
+
+/* Writes a region marker word (PISA_REC_REGION) for pisa.h's
+ * PISA_ROI_BEGIN (end 0) or PISA_ROI_END (end 1) into the calling
+ * thread's buffer, in order with its records (thread.c). */
+PISA_HIDDEN void pisa_deep_region_marker(const char *name, int end);
 
 /* ---- decoder (decode.c) ----
  * The only reader of record words.  pisa_decode_words decodes n words of
  * thread t's stream into batch b (events.h), following t's decoder
- * context from the previous words; pisa_decode decodes into t->events and
- * hands the batch to pisa_consume. */
+ * context from the previous words; pisa_decode decodes into a free batch
+ * slot of t and hands the batch to the consumer groups (workers.h). */
 PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *words,
                                    size_t n, struct event_batch *b);
 PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,
@@ -115,15 +165,14 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,
 /* ---- the thread's metrics (consume.c) ----
  * Consumer groups share no state, so each may run on its own analysis
  * thread; a group takes a thread's batches in program order. */
-enum pisa_consume_group {
-  PISA_CONSUME_REUSE,  /* reuse engines and histograms */
-  PISA_CONSUME_SCHED,  /* ILP/BBLP schedules */
-  PISA_CONSUME_BRANCH, /* branch statistics */
-  PISA_CONSUME_SPACE,  /* block counts, footprint, entropy */
-  PISA_CONSUME_GROUPS
-};
 /* The groups the enabled families need (space always), a bit each. */
 PISA_HIDDEN unsigned pisa_consume_groups(void);
+/* Before a decoded batch goes to the groups, in the thread that decoded
+ * it: adds the --roi-function markers to its region markers and makes
+ * room for every region they name (a marker without room is dropped and
+ * counted in the batch's desync). */
+PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
+                                      struct event_batch *batch);
 /* Feeds a decoded batch of the thread's stream to one group (nothing when
  * the group is not needed). */
 PISA_HIDDEN void pisa_consume_group(struct pisa_thread *t,

@@ -5,6 +5,7 @@
  * decoded; at process exit the writer drains threads still running
  * (thread pools, a worker that called exit) and freezes their metrics. */
 #include "exit_status.h"
+#include "names.h"
 #include "status.h"
 #include "threads.h"
 #include "workers.h"
@@ -237,6 +238,20 @@ __pisa_buffer_refill(uint64_t words) {
   pisa_signals_restore(&saved_mask);
   errno = saved_errno;
   return start;
+}
+
+PISA_HIDDEN void pisa_deep_region_marker(const char *name, int end) {
+  int saved_errno = errno;
+  uint32_t region = name ? pisa_region_id(name) : UINT32_MAX;
+  if (region != UINT32_MAX) {
+    uint64_t *cur = __pisa_buf.cursor;
+    if (!cur || cur == __pisa_buf.limit)
+      cur = __pisa_buffer_refill(1);
+    *cur = PISA_REC_BLOCK | PISA_REC_REGION | (uint64_t)region << 1 |
+           (uint64_t)(end != 0);
+    __atomic_store_n(&__pisa_buf.cursor, cur + 1, __ATOMIC_RELEASE);
+  }
+  errno = saved_errno;
 }
 
 /* Thread-exit destructor: analyse what is left.  Instrumented code that runs

@@ -95,6 +95,10 @@ static const char usage_text[] =
     "                        threads that analyse the program's records\n"
     "                        while it runs, 0 to 64 (default: the CPUs\n"
     "                        pisa-char may use less one; at most 4 work)\n"
+    "      --roi-function GLOB\n"
+    "                        deep mode: the calls of the functions whose\n"
+    "                        name matches GLOB (inlined or not) are a\n"
+    "                        region of interest named GLOB\n"
     "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
     "  -q, --quiet           print no summary and no status line\n"
     "  -h, --help            show this help\n"
@@ -137,7 +141,8 @@ enum {
   OPT_OVERSUBSCRIBE,
   OPT_SAMPLE,
   OPT_MEMORY_LIMIT,
-  OPT_ANALYSIS_THREADS
+  OPT_ANALYSIS_THREADS,
+  OPT_ROI_FUNCTION
 };
 
 static const struct option RunOptions[] = {
@@ -158,6 +163,7 @@ static const struct option RunOptions[] = {
     {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
     {"analysis-threads", required_argument, NULL, OPT_ANALYSIS_THREADS},
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
+    {"roi-function", required_argument, NULL, OPT_ROI_FUNCTION},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -222,6 +228,8 @@ static int take_option(int opt, char *arg, void *ctx) {
     return run_parse_memory_limit(cl, arg, s);
   case OPT_ANALYSIS_THREADS:
     return run_parse_analysis_threads(cl, arg, s);
+  case OPT_ROI_FUNCTION:
+    return run_parse_roi_function(cl, arg, s);
   case 'q':
     o->quiet = 1;
     break;

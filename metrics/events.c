@@ -14,7 +14,49 @@ void event_batch_init(struct event_batch *b) {
 void event_batch_free(struct event_batch *b) {
   free(b->first_access); /* the instances' arrays */
   free(b->addr);         /* the accesses' arrays */
+  free(b->mark_instance);
+  free(b->mark_region);
   event_batch_init(b);
+}
+
+int event_reserve_marks(struct event_batch *b, size_t n) {
+  if (n <= b->mark_capacity)
+    return 0;
+  size_t cap = b->mark_capacity ? 2 * b->mark_capacity : 8;
+  while (cap < n)
+    cap *= 2;
+  uint32_t *at = realloc(b->mark_instance, cap * sizeof *at);
+  if (at)
+    b->mark_instance = at;
+  uint32_t *region = at ? realloc(b->mark_region, cap * sizeof *region) : 0;
+  if (!region)
+    return -1;
+  b->mark_region = region;
+  b->mark_capacity = cap;
+  return 0;
+}
+
+int event_add_mark(struct event_batch *b, uint32_t region_and_end) {
+  if (event_reserve_marks(b, b->n_marks + 1))
+    return -1;
+  b->mark_instance[b->n_marks] = (uint32_t)b->n_instances;
+  b->mark_region[b->n_marks++] = region_and_end;
+  return 0;
+}
+
+struct event_batch event_batch_slice(const struct event_batch *b, size_t first,
+                                     size_t end) {
+  struct event_batch s = *b;
+  s.n_instances = end - first;
+  s.block += first;
+  s.start += first;
+  s.first_site += first;
+  s.end_site += first;
+  s.first_access += first;
+  s.block_before = first ? b->block[first - 1] : b->block_before;
+  s.n_marks = s.mark_capacity = 0;
+  s.mark_instance = s.mark_region = NULL;
+  return s;
 }
 
 /* The instances' arrays, n each (first_access n + 1), carved from one
@@ -54,7 +96,7 @@ static int grow_accesses(struct event_batch *b, size_t n) {
 
 int event_batch_reset(struct event_batch *b, size_t instances,
                       size_t accesses) {
-  b->n_instances = b->n_accesses = 0;
+  b->n_instances = b->n_accesses = b->n_marks = 0;
   b->block_before = PROGRAM_NONE;
   b->desync = 0;
   if (grow_instances(b, instances ? instances : 1) ||

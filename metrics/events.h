@@ -90,7 +90,16 @@ struct event_batch {
   /* Record words the decoder dropped in this batch: not explained by the
    * program (signal handlers, non-local jumps, unknown blocks). */
   uint64_t desync;
+
+  /* Region markers (PISA_ROI_BEGIN / END) in program order: marker m came
+   * after the instances before mark_instance[m] and before the others;
+   * mark_region[m] is the region's id << 1, | 1 for an end. */
+  size_t n_marks, mark_capacity;
+  uint32_t *mark_instance, *mark_region;
 };
+
+/* An end marker's bit in mark_region. */
+#define EVENT_MARK_END 1u
 
 /* An empty batch with no arrays. */
 void event_batch_init(struct event_batch *b);
@@ -99,6 +108,17 @@ void event_batch_free(struct event_batch *b);
 /* Empties b and makes room for `instances` instances and `accesses`
  * accesses; 0, or -1 when memory ran out (b is then empty). */
 int event_batch_reset(struct event_batch *b, size_t instances, size_t accesses);
+
+/* Room for n region markers; 0, or -1 when memory ran out. */
+int event_reserve_marks(struct event_batch *b, size_t n);
+/* Appends a region marker before the next instance; 0, or -1 when memory
+ * ran out (the marker is dropped). */
+int event_add_mark(struct event_batch *b, uint32_t region_and_end);
+
+/* The instances [first, end) of b as a batch of their own, sharing b's
+ * arrays (first_access stays an index into b's accesses). */
+struct event_batch event_batch_slice(const struct event_batch *b, size_t first,
+                                     size_t end);
 
 /* Appends an instance (holding no site yet) and an access to it; the
  * writer made room with event_batch_reset, sets end_site as sites are

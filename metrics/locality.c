@@ -257,6 +257,12 @@ static struct json_object *miss_ratio_json(const struct reuse_histograms *h,
   json_object_object_add(obj, "line_bytes",
                          json_object_new_uint64(LOCALITY_MISS_LINE_BYTES));
   json_object_object_add(obj, "ratio", json_object_new_double(r));
+  /* Cold misses apart: first references to a line in the thread's whole
+   * run; ratio - cold is what capacity costs. */
+  int line = size_index(h, LOCALITY_MISS_LINE_BYTES);
+  uint64_t cold = line < 0 ? 0 : h->counts[line][LOCALITY_COLD_INDEX];
+  json_object_object_add(
+      obj, "cold", json_object_new_double(ratio(cold, histograms_accesses(h))));
   if (low == high)
     return obj;
   struct json_object *bound = json_object_new_object();

@@ -35,6 +35,8 @@ void mix_add_instrs(struct pisa_mix *m, const struct program_instr *instrs,
     const struct program_instr *in = &instrs[i];
     if (in->opcode < PISA_OPCODE_MAX)
       m->opcodes[in->opcode] += times;
+    if (in->category < PISA_CAT_COUNT)
+      m->categories[in->category] += times;
     if (in->flags & PROGRAM_INSTR_VECTOR) {
       m->vector_instructions += times;
       width_add(&m->vector_lanes, in->lanes, times);
@@ -53,6 +55,8 @@ static void widths_merge(struct u64map *dst, const struct u64map *src) {
 void mix_merge(struct pisa_mix *dst, const struct pisa_mix *src) {
   for (unsigned op = 0; op < PISA_OPCODE_MAX; op++)
     dst->opcodes[op] += src->opcodes[op];
+  for (unsigned c = 0; c < PISA_CAT_COUNT; c++)
+    dst->categories[c] += src->categories[c];
   dst->phi += src->phi;
   dst->bytes_loaded += src->bytes_loaded;
   dst->bytes_stored += src->bytes_stored;
@@ -76,11 +80,8 @@ uint64_t mix_instructions(const struct pisa_mix *m) {
 }
 
 uint64_t mix_category(const struct pisa_mix *m, int category) {
-  uint64_t total = 0;
-  for (unsigned op = 0; op < PISA_OPCODE_MAX; op++)
-    if (program_opcode_name(op) && program_category(op) == (unsigned)category)
-      total += m->opcodes[op];
-  return total;
+  return category >= 0 && category < PISA_CAT_COUNT ? m->categories[category]
+                                                    : 0;
 }
 
 static void add_count(struct json_object *obj, const char *key, uint64_t n) {

@@ -16,6 +16,9 @@ struct json_object;
  * `phi`).  The runtime fills phi, bytes_* and the access counters itself. */
 struct pisa_mix {
   uint64_t opcodes[PISA_OPCODE_MAX];
+  /* By the instructions' own category (program_instr.category), which for
+   * arithmetic intrinsics is not their opcode's (`call`). */
+  uint64_t categories[PISA_CAT_COUNT];
   uint64_t phi, bytes_loaded, bytes_stored;
   uint64_t vector_instructions;            /* vector-typed executions */
   struct u64map vector_lanes, vector_bits; /* lanes or bits -> executions */
@@ -35,7 +38,8 @@ void mix_merge(struct pisa_mix *dst, const struct pisa_mix *src);
 /* Counted instructions: the sum over opcodes. */
 uint64_t mix_instructions(const struct pisa_mix *m);
 
-/* Executions of the opcodes of one enum pisa_category; 0 when out of range. */
+/* Executions of instructions of one enum pisa_category; 0 when out of
+ * range. */
 uint64_t mix_category(const struct pisa_mix *m, int category);
 
 /* The "instruction_mix" object: {"opcodes": {non-zero, by name},

@@ -87,7 +87,11 @@ struct program_phi {
  * Frame slots number a function's values for the schedules: its counted
  * instructions in block order, then its phis, then its parameters. */
 struct program_block {
-  uint32_t function;   /* global function id */
+  uint32_t function; /* global function id: the frame its code runs in */
+  /* Global id of the function its code comes from in the source (inlined
+   * code: the inlined function); every per-function metric but the
+   * schedules' follows it.  Equal to `function` when not inlined. */
+  uint32_t source;
   uint32_t first_slot; /* frame slot of its first instruction */
   uint32_t phi_slot;   /* frame slot of its first phi */
   uint32_t n_instrs, n_sites, n_phis;

@@ -120,32 +120,7 @@ static int decode_block(struct sched *s, struct block_state *b) {
   return 0;
 }
 
-static struct block_state *block_state(struct sched *s, uint32_t id) {
-  if (id >= s->n_blocks) {
-    size_t cap = s->n_blocks;
-    struct block_state *b =
-        sched_grow(s->blocks, &cap, (size_t)id + 1, sizeof *b);
-    if (!b)
-      return NULL;
-    s->blocks = b;
-    s->n_blocks = (uint32_t)cap;
-  }
-  struct block_state *b = &s->blocks[id];
-  if (b->pb)
-    return b;
-  const struct program_block *pb = &s->program->blocks[id];
-  b->pb = pb;
-  b->entry = id == s->program->functions[pb->function].first_block;
-  b->last_end = calloc(pb->n_sites ? pb->n_sites : 1, sizeof *b->last_end);
-  if (b->last_end && decode_block(s, b) == 0)
-    return b;
-  free(b->last_end);
-  free(b->op_off);
-  free(b->uops);
-  memset(b, 0, sizeof *b);
-  return NULL;
-}
-
+/* The schedule state of function fn, created at its first use. */
 static struct fn_state *fn_state(struct sched *s, uint32_t fn) {
   if (fn >= s->n_fns) {
     size_t cap = s->n_fns;
@@ -167,6 +142,33 @@ static struct fn_state *fn_state(struct sched *s, uint32_t fn) {
     return NULL;
   }
   return s->fns[fn] = f;
+}
+
+static struct block_state *block_state(struct sched *s, uint32_t id) {
+  if (id >= s->n_blocks) {
+    size_t cap = s->n_blocks;
+    struct block_state *b =
+        sched_grow(s->blocks, &cap, (size_t)id + 1, sizeof *b);
+    if (!b)
+      return NULL;
+    s->blocks = b;
+    s->n_blocks = (uint32_t)cap;
+  }
+  struct block_state *b = &s->blocks[id];
+  if (b->pb)
+    return b;
+  const struct program_block *pb = &s->program->blocks[id];
+  b->pb = pb;
+  b->entry = id == s->program->functions[pb->function].first_block;
+  b->fs = fn_state(s, pb->source);
+  b->last_end = calloc(pb->n_sites ? pb->n_sites : 1, sizeof *b->last_end);
+  if (b->fs && b->last_end && decode_block(s, b) == 0)
+    return b;
+  free(b->last_end);
+  free(b->op_off);
+  free(b->uops);
+  memset(b, 0, sizeof *b);
+  return NULL;
 }
 
 /* ---- Frames -------------------------------------------------------- */
@@ -208,8 +210,7 @@ static struct frame *push_frame(struct sched *s, const struct block_state *b) {
   fr->base = base;
   fr->words = words;
   fr->stores_mark = s->n_stores;
-  fr->fs = fn_state(s, fr->fn);
-  return fr->fs ? fr : (s->depth--, NULL);
+  return fr;
 }
 
 /* Ends the frame's current block instance: its level is final, so values

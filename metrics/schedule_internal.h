@@ -24,6 +24,7 @@ struct span {
 
 struct fn_state {
   uint64_t n, n_op[PISA_OPCODE_MAX];
+  uint64_t n_cat[PISA_CAT_COUNT];      /* by program_instr.category */
   uint64_t accesses[2], contiguous[2]; /* load, store */
   struct span total[SCHED_MAX_WINDOWS + 2];
   struct span *cat; /* [window][category] */
@@ -42,8 +43,11 @@ struct uop {
 
 struct block_state {
   const struct program_block *pb; /* NULL until the block is first seen */
-  int entry;                      /* its function's entry block */
-  int pbblp_counted;              /* not only index updates and branches */
+  /* Its source function's state: inlined code counts for the inlined
+   * function, as in every other family (program_block.source). */
+  struct fn_state *fs;
+  int entry;         /* its function's entry block */
+  int pbblp_counted; /* not only index updates and branches */
   uint64_t instances, max_level;
   uint64_t *last_end; /* per site: end address of its previous access */
   /* Word offsets in the frame of its instructions' operands (NO_SLOT for
@@ -64,7 +68,6 @@ struct frame {
   uint64_t seq, level; /* the current block instance (PBBLP) */
   int wrote, late;     /* level rose after the instance produced values */
   size_t stores_mark;  /* its stored addresses start here in `stores` */
-  struct fn_state *fs;
 };
 
 struct shadow_page {
@@ -112,6 +115,7 @@ struct sched {
   uint64_t cycles[SCHED_MAX_WINDOWS + 2];
   struct span *cat, *op; /* the thread's spans [window][...] */
   uint64_t n, n_op[PISA_OPCODE_MAX];
+  uint64_t n_cat[PISA_CAT_COUNT]; /* by program_instr.category */
   uint64_t accesses[2], contiguous[2];
 
   uint64_t next_seq;

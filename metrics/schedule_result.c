@@ -47,15 +47,13 @@ static double ratio(uint64_t n, uint64_t d) {
 /* Per-window ILP, categories, opcodes and (first window) DLP of a scope
  * with n instructions whose overall parallelism is n / total[w]. */
 static void fill_scope(const struct sched *s, struct par_result *r, uint64_t n,
-                       const uint64_t *n_op, const uint64_t *total,
-                       const struct span *cat, const struct span *op,
-                       const uint64_t *accesses, const uint64_t *contiguous) {
+                       const uint64_t *n_op, const uint64_t *n_cat,
+                       const uint64_t *total, const struct span *cat,
+                       const struct span *op, const uint64_t *accesses,
+                       const uint64_t *contiguous) {
   for (unsigned w = 0; w < s->cfg.n_windows; w++) {
     struct par_window *pw = &r->win[w];
     ratio_add(&pw->ilp, ratio(n, total[w]), n);
-    uint64_t n_cat[PISA_CAT_COUNT] = {0};
-    for (unsigned o = 0; o < PISA_OPCODE_MAX; o++)
-      n_cat[program_category(o)] += n_op[o];
     for (unsigned c = 0; c < PISA_CAT_COUNT; c++)
       if (n_cat[c])
         ratio_add(&pw->cat[c],
@@ -90,7 +88,7 @@ static void pbblp_of(const struct sched *s, struct par_result *r,
   for (uint32_t b = 0; b < s->n_blocks; b++) {
     uint64_t instances, levels;
     if (sched_block_pbblp(s, b, &instances, &levels) &&
-        (all || s->blocks[b].pb->function == function))
+        (all || s->blocks[b].pb->source == function))
       ratio_add(&r->pbblp, ratio(instances, levels), instances);
   }
 }
@@ -110,8 +108,8 @@ int sched_block_pbblp(const struct sched *s, uint32_t block,
 void sched_thread_result(const struct sched *s, struct par_result *out) {
   par_init(out, &s->cfg);
   out->untracked = s->untracked;
-  fill_scope(s, out, s->n, s->n_op, s->cycles, s->cat, s->op, s->accesses,
-             s->contiguous);
+  fill_scope(s, out, s->n, s->n_op, s->n_cat, s->cycles, s->cat, s->op,
+             s->accesses, s->contiguous);
   if (!s->cfg.bblp)
     return;
   ratio_add(&out->bblp, ratio(s->n, s->cycles[s->cfg.n_windows]), s->n);
@@ -130,7 +128,7 @@ void sched_function_result(const struct sched *s, uint32_t function,
   uint64_t total[SCHED_MAX_WINDOWS];
   for (unsigned w = 0; w < s->cfg.n_windows; w++)
     total[w] = f->total[w].span;
-  fill_scope(s, out, f->n, f->n_op, total, f->cat, f->op, f->accesses,
+  fill_scope(s, out, f->n, f->n_op, f->n_cat, total, f->cat, f->op, f->accesses,
              f->contiguous);
   if (!s->cfg.bblp)
     return;

@@ -153,21 +153,23 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
   h->n++;
   s->n_op[op]++;
   fs->n_op[op]++;
+  s->n_cat[cat]++;
+  fs->n_cat[cat]++;
 }
 
 /* DLP2: whether a load or store continues where its previous access ended. */
-static void contiguity(struct sched *s, struct frame *fr, struct block_state *b,
-                       uint32_t site, const struct program_instr *in,
-                       uint64_t addr, uint32_t size) {
+static void contiguity(struct sched *s, struct block_state *b, uint32_t site,
+                       const struct program_instr *in, uint64_t addr,
+                       uint32_t size) {
   int k = in->opcode == 32 ? 0 : in->opcode == 33 ? 1 : -1;
   if (k < 0)
     return;
   int hit = b->last_end[site] == addr && addr;
   b->last_end[site] = addr + size;
   s->accesses[k]++;
-  fr->fs->accesses[k]++;
+  b->fs->accesses[k]++;
   s->contiguous[k] += hit;
-  fr->fs->contiguous[k] += hit;
+  b->fs->contiguous[k] += hit;
 }
 
 /* One access of the instruction, with its memory entry. */
@@ -235,7 +237,7 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
   uint32_t next = ev->first_access[i];
   const uint32_t last = ev->first_access[i + 1];
   struct access acc[MAX_ACCESSES];
-  struct fn_state *fs = fr->fs;
+  struct fn_state *fs = b->fs;
   const uint64_t block_tag = (uint64_t)fr->block + 1;
   struct hot h = {.frame = s->vals + fr->base,
                   .seq = fr->seq,
@@ -261,7 +263,7 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
       break; /* the rest of the instance comes with the next batch */
     size_t n_acc = site_accesses(s, ev, &next, last, site_i, site, acc);
     if (site->kind <= PROGRAM_SITE_STORE && n_acc)
-      contiguity(s, fr, b, site_i, &pb->instrs[k], acc[0].addr, site->size);
+      contiguity(s, b, site_i, &pb->instrs[k], acc[0].addr, site->size);
     schedule(s, &h, fs, b, block_tag, k, acc, n_acc, S, NW, BB);
     k++;
     if (site->kind == PROGRAM_SITE_CALL) {

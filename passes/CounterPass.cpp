@@ -11,9 +11,7 @@
 #include "Targets.h"
 
 #include "llvm/Analysis/ScalarEvolution.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -36,34 +34,6 @@ CounterOptions CounterOptions::fromCommandLine() {
   Opts.Hoist = ClHoist;
   return Opts;
 }
-
-namespace {
-
-bool isRegionMarker(const Instruction &I) {
-  const auto *CI = dyn_cast<CallInst>(&I);
-  const Function *Callee = CI ? CI->getCalledFunction() : nullptr;
-  return Callee && (Callee->getName() == PISA_FN_ROI_BEGIN ||
-                    Callee->getName() == PISA_FN_ROI_END);
-}
-
-/// A region starts or ends exactly at its marker: the block holding a
-/// marker call is split after it, and the branch that joins the halves is
-/// no instruction of the program (it goes to Artificial).
-bool splitAtRegionMarkers(Function &F,
-                          SmallPtrSetImpl<Instruction *> &Artificial) {
-  std::vector<Instruction *> Markers;
-  for (Instruction &I : instructions(F))
-    if (isRegionMarker(I))
-      Markers.push_back(&I);
-  for (Instruction *Call : Markers) {
-    BasicBlock *BB = Call->getParent();
-    SplitBlock(BB, Call->getNextNode());
-    Artificial.insert(BB->getTerminator());
-  }
-  return !Markers.empty();
-}
-
-} // namespace
 
 PreservedAnalyses PisaCounterPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!checkNotInstrumented(M, {CounterModuleVar, DeepModuleVar}))

@@ -37,7 +37,7 @@ GlobalVariable *emitBlocks(TableBuilder &TB, const DeepTables &T) {
              TB.i32(B.first_site), TB.i32(B.n_sites), TB.i32(B.n_phis),
              TB.i32(B.bytes_loaded), TB.i32(B.bytes_stored),
              TB.i32(B.first_successor), TB.i32(B.n_successors),
-             TB.i32(B.first_phi), TB.i32(0)}));
+             TB.i32(B.first_phi), TB.i32(B.source)}));
   }
   return TB.array(Ty, Rows, "__pisa_blocks");
 }

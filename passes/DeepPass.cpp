@@ -41,11 +41,15 @@ PreservedAnalyses PisaDeepPass::run(Module &M, ModuleAnalysisManager &MAM) {
     return PreservedAnalyses::all();
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   DeepTables T;
-  for (Function *F : Targets)
+  for (Function *F : Targets) {
+    if (splitAtRegionMarkers(*F, T.Artificial))
+      FAM.invalidate(*F, PreservedAnalyses::none());
     describeFunction(*F,
                      {FAM.getResult<ScalarEvolutionAnalysis>(*F),
                       FAM.getResult<LoopAnalysis>(*F)},
                      T);
+  }
+  attributeSources(T);
   GlobalVariable *BlockBase = instrumentRecords(M, T);
   emitDeepTables(M, T, BlockBase);
   return PreservedAnalyses::none();

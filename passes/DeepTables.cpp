@@ -65,7 +65,7 @@ void describeBlock(BasicBlock &BB, uint32_t FnIndex, ScalarEvolution &SE,
       T.PhiValues.push_back(Phi);
       continue;
     }
-    if (isCounted(I))
+    if (isCounted(I) && !T.Artificial.count(&I))
       describeInstruction(I, SE, B, T);
   }
   B.n_instrs = static_cast<uint32_t>(T.Instrs.size()) - B.first_instr;

@@ -49,6 +49,8 @@ struct DeepTables {
   llvm::DenseMap<const llvm::PHINode *, uint32_t> PhiIndex;
   std::vector<pisa_phi> Phis;
   std::vector<uint32_t> Operands, Incoming;
+  // Branches the pass added after region markers: not counted.
+  llvm::SmallPtrSet<llvm::Instruction *, 8> Artificial;
 };
 
 /// The function analyses the deep pass needs.
@@ -64,6 +66,10 @@ void describeFunction(llvm::Function &F, FunctionAnalyses FA, DeepTables &T);
 /// Operand sources of the counted instructions and incoming values of the
 /// phis of the blocks from FirstBlock on; then the loop-index update marks.
 void recordDataflow(uint32_t FirstBlock, FunctionAnalyses FA, DeepTables &T);
+
+/// Sets every block's source function (pisa_block.source) from the debug
+/// locations of its instructions, adding functions that exist only inlined.
+void attributeSources(DeepTables &T);
 
 /// Makes every block of T write its record words to the thread's buffer;
 /// returns the variable that holds the module's first block id.

@@ -143,12 +143,88 @@ void classifyCall(CallBase &CB, SiteInfo &S) {
     S.Flags |= PISA_SITE_NO_RESUME; // invoke, callbr, musttail
 }
 
+/// The category of an intrinsic that lowers to arithmetic rather than to a
+/// call: fp or int by its value's element type, bitwise for bit
+/// manipulation; control (a call) for every other intrinsic.
+uint8_t intrinsicCategory(const IntrinsicInst &II) {
+  Type *T = II.getType()->getScalarType();
+  uint8_t Arith = T->isFloatingPointTy() ? PISA_CAT_FP : PISA_CAT_INT;
+  switch (II.getIntrinsicID()) {
+  case Intrinsic::fmuladd:
+  case Intrinsic::fma:
+  case Intrinsic::sqrt:
+  case Intrinsic::fabs:
+  case Intrinsic::copysign:
+  case Intrinsic::minnum:
+  case Intrinsic::maxnum:
+  case Intrinsic::minimum:
+  case Intrinsic::maximum:
+  case Intrinsic::floor:
+  case Intrinsic::ceil:
+  case Intrinsic::trunc:
+  case Intrinsic::rint:
+  case Intrinsic::nearbyint:
+  case Intrinsic::round:
+  case Intrinsic::roundeven:
+  case Intrinsic::sin:
+  case Intrinsic::cos:
+  case Intrinsic::exp:
+  case Intrinsic::exp2:
+  case Intrinsic::log:
+  case Intrinsic::log2:
+  case Intrinsic::log10:
+  case Intrinsic::pow:
+  case Intrinsic::powi:
+  case Intrinsic::vector_reduce_fadd:
+  case Intrinsic::vector_reduce_fmul:
+  case Intrinsic::vector_reduce_fmin:
+  case Intrinsic::vector_reduce_fmax:
+  case Intrinsic::smin:
+  case Intrinsic::smax:
+  case Intrinsic::umin:
+  case Intrinsic::umax:
+  case Intrinsic::abs:
+  case Intrinsic::sadd_sat:
+  case Intrinsic::uadd_sat:
+  case Intrinsic::ssub_sat:
+  case Intrinsic::usub_sat:
+  case Intrinsic::sadd_with_overflow:
+  case Intrinsic::uadd_with_overflow:
+  case Intrinsic::ssub_with_overflow:
+  case Intrinsic::usub_with_overflow:
+  case Intrinsic::smul_with_overflow:
+  case Intrinsic::umul_with_overflow:
+  case Intrinsic::vector_reduce_add:
+  case Intrinsic::vector_reduce_mul:
+  case Intrinsic::vector_reduce_smin:
+  case Intrinsic::vector_reduce_smax:
+  case Intrinsic::vector_reduce_umin:
+  case Intrinsic::vector_reduce_umax:
+    return Arith;
+  case Intrinsic::ctpop:
+  case Intrinsic::ctlz:
+  case Intrinsic::cttz:
+  case Intrinsic::bswap:
+  case Intrinsic::bitreverse:
+  case Intrinsic::fshl:
+  case Intrinsic::fshr:
+  case Intrinsic::vector_reduce_and:
+  case Intrinsic::vector_reduce_or:
+  case Intrinsic::vector_reduce_xor:
+    return PISA_CAT_BITWISE;
+  default:
+    return PISA_CAT_CONTROL;
+  }
+}
+
 } // namespace
 
 pisa_instr describeInstr(const Instruction &I, const DataLayout &DL) {
   pisa_instr D = {};
   D.opcode = static_cast<uint8_t>(I.getOpcode());
   D.category = opcodeCategory(I.getOpcode());
+  if (const auto *II = dyn_cast<IntrinsicInst>(&I))
+    D.category = intrinsicCategory(*II);
   Type *T = I.getType();
   if (const auto *SI = dyn_cast<StoreInst>(&I))
     T = SI->getValueOperand()->getType();

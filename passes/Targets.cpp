@@ -6,9 +6,14 @@
 //===----------------------------------------------------------------------===//
 #include "Targets.h"
 
+#include "pisa/abi.h"
+
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/EHPersonalities.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -58,6 +63,31 @@ std::vector<Function *> functionsToInstrument(Module &M) {
     if (shouldInstrument(F))
       Targets.push_back(&F);
   return Targets;
+}
+
+namespace {
+
+bool isRegionMarker(const Instruction &I) {
+  const auto *CI = dyn_cast<CallInst>(&I);
+  const Function *Callee = CI ? CI->getCalledFunction() : nullptr;
+  return Callee && (Callee->getName() == PISA_FN_ROI_BEGIN ||
+                    Callee->getName() == PISA_FN_ROI_END);
+}
+
+} // namespace
+
+bool splitAtRegionMarkers(Function &F,
+                          SmallPtrSetImpl<Instruction *> &Artificial) {
+  std::vector<Instruction *> Markers;
+  for (Instruction &I : instructions(F))
+    if (isRegionMarker(I))
+      Markers.push_back(&I);
+  for (Instruction *Call : Markers) {
+    BasicBlock *BB = Call->getParent();
+    SplitBlock(BB, Call->getNextNode());
+    Artificial.insert(BB->getTerminator());
+  }
+  return !Markers.empty();
 }
 
 } // namespace pisa

@@ -8,6 +8,7 @@
 #define PISA_TARGETS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Module.h"
 
@@ -30,6 +31,13 @@ bool checkNotInstrumented(llvm::Module &M,
 /// without funclet-based exception handling (Windows EH has blocks without
 /// insertion points; a warning says so).
 std::vector<llvm::Function *> functionsToInstrument(llvm::Module &M);
+
+/// A region starts or ends exactly at its marker (pisa.h's PISA_ROI_BEGIN
+/// and END): the block holding a marker call is split after it, and the
+/// branch that joins the halves is no instruction of the program (it goes
+/// to Artificial).  True when F holds a marker.
+bool splitAtRegionMarkers(
+    llvm::Function &F, llvm::SmallPtrSetImpl<llvm::Instruction *> &Artificial);
 
 } // namespace pisa
 

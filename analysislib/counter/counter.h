@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "names.h"
 #include "pisa/abi.h"
 
 #define PISA_MAX_COUNTER_MODULES 4096
@@ -90,10 +91,6 @@ PISA_HIDDEN void pisa_hw_read(struct pisa_cthread *t, uint64_t *values);
 PISA_HIDDEN void pisa_hw_close(struct pisa_cthread *t);
 /* Why counter i is unavailable, or NULL when it is available. */
 PISA_HIDDEN const char *pisa_hw_unavailable(unsigned i);
-
-/* ---- regions (region.c) ---- */
-PISA_HIDDEN uint32_t pisa_region_count(void);
-PISA_HIDDEN const char *pisa_region_name(uint32_t region);
 
 /* ---- time series (intervals.c) ---- */
 /* Starts the thread that snapshots every thread's counters every

@@ -4,49 +4,14 @@
  * begin and its end, so work in the functions it calls counts for it,
  * separately for every region. */
 #include "counter.h"
+#include "runtime.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PISA_MAX_REGIONS 4096
-
-static pthread_mutex_t regions_lock = PTHREAD_MUTEX_INITIALIZER;
-static const char *region_names[PISA_MAX_REGIONS];
-static _Atomic uint32_t n_regions;
-static _Atomic uint64_t region_hits[PISA_MAX_REGIONS]; /* for sampling */
-
-PISA_HIDDEN uint32_t pisa_region_count(void) {
-  return atomic_load_explicit(&n_regions, memory_order_acquire);
-}
-
-PISA_HIDDEN const char *pisa_region_name(uint32_t region) {
-  return region_names[region];
-}
-
-/* The region's index; regions are identified by their names. */
-static uint32_t region_id(const char *name) {
-  uint32_t n = pisa_region_count();
-  for (uint32_t i = 0; i < n; i++)
-    if (!strcmp(region_names[i], name))
-      return i;
-  pthread_mutex_lock(&regions_lock);
-  n = pisa_region_count();
-  uint32_t i = 0;
-  while (i < n && strcmp(region_names[i], name))
-    i++;
-  if (i == n && n < PISA_MAX_REGIONS) {
-    region_names[n] = strdup(name);
-    if (!region_names[n])
-      i = UINT32_MAX;
-    else
-      atomic_store_explicit(&n_regions, n + 1, memory_order_release);
-  } else if (i == n) {
-    i = UINT32_MAX;
-  }
-  pthread_mutex_unlock(&regions_lock);
-  return i;
-}
+/* Executions of each region so far, for sampling. */
+static _Atomic uint64_t region_hits[PISA_MAX_REGIONS];
 
 static struct pisa_region_stats *region_stats(struct pisa_cthread *t,
                                               uint32_t region) {
@@ -63,9 +28,13 @@ static struct pisa_region_stats *region_stats(struct pisa_cthread *t,
 }
 
 __attribute__((visibility("default"))) void __pisa_roi_begin(const char *name) {
+  if (!pisa_counter_mode()) {
+    pisa_deep_region_marker(name, 0);
+    return;
+  }
   int saved = errno;
-  struct pisa_cthread *t = pisa_counter_mode() ? pisa_cthread_self() : NULL;
-  uint32_t region = t && name ? region_id(name) : UINT32_MAX;
+  struct pisa_cthread *t = pisa_cthread_self();
+  uint32_t region = t && name ? pisa_region_id(name) : UINT32_MAX;
   if (region == UINT32_MAX || t->depth == PISA_MAX_REGION_DEPTH) {
     errno = saved;
     return;
@@ -135,14 +104,18 @@ static void close_region(struct pisa_cthread *t, struct pisa_open_region *o) {
 /* Ends the innermost open region of that name (and any opened inside it
  * and left open); an end without a begin is ignored. */
 __attribute__((visibility("default"))) void __pisa_roi_end(const char *name) {
+  if (!pisa_counter_mode()) {
+    pisa_deep_region_marker(name, 1);
+    return;
+  }
   int saved = errno;
-  struct pisa_cthread *t = pisa_counter_mode() ? pisa_cthread_self() : NULL;
+  struct pisa_cthread *t = pisa_cthread_self();
   if (!t || !name) {
     errno = saved;
     return;
   }
   unsigned d = t->depth;
-  while (d > 0 && strcmp(region_names[t->open[d - 1].region], name))
+  while (d > 0 && strcmp(pisa_region_name(t->open[d - 1].region), name))
     d--;
   if (d == 0) {
     errno = saved;

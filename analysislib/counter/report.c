@@ -227,6 +227,8 @@ static void scale_metrics(struct counter_metrics *a, double f) {
   struct pisa_mix *x = &a->mix;
   for (int o = 0; o < PISA_OPCODE_MAX; o++)
     x->opcodes[o] = scaled(x->opcodes[o], f);
+  for (int c = 0; c < PISA_CAT_COUNT; c++)
+    x->categories[c] = scaled(x->categories[c], f);
   uint64_t *fields[] = {
       &x->phi,     &x->bytes_loaded, &x->bytes_stored, &x->vector_instructions,
       &x->loads,   &x->stores,       &x->atomics,      &x->memcpys,

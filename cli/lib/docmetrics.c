@@ -19,14 +19,65 @@ const char *metrics_category_path(size_t c) {
   return paths[c];
 }
 
-double metrics_accesses(json_object *m) {
-  static const char *const single[] = {"loads",  "stores",  "atomics",
-                                       "memset", "gathers", "scatters"};
-  json_object *acc = json_at(m, "memory_accesses");
-  double n = 2 * json_count_at(acc, "memcpy");
-  for (size_t i = 0; i < sizeof single / sizeof *single; i++)
-    n += json_count_at(acc, single[i]);
+/* The references a reuse histogram holds: its cold ones and its bins. */
+static double histogram_references(json_object *h) {
+  json_object *bins = json_at(h, "bins");
+  double n = json_count_at(h, "cold");
+  size_t len = json_object_is_type(bins, json_type_array)
+                   ? json_object_array_length(bins)
+                   : 0;
+  for (size_t i = 0; i < len; i++)
+    n += json_object_get_double(json_object_array_get_idx(bins, i));
   return n;
+}
+
+/* What a document without memory_accesses/references holds instead, most
+ * exact first: a reuse histogram (every reference of the stream), the
+ * access classes' accesses, or the access counts with one reference per
+ * gather or scatter execution (counter mode does not see lanes). */
+static double references_otherwise(json_object *m) {
+  static const char *const Classes[] = {"constant", "strided", "irregular"};
+  static const char *const Single[] = {"loads",  "stores",  "atomics",
+                                       "memset", "gathers", "scatters"};
+  json_object *reuse = json_at(m, "reuse_distance");
+  if (json_object_is_type(reuse, json_type_array) &&
+      json_object_array_length(reuse) > 0)
+    return histogram_references(json_object_array_get_idx(reuse, 0));
+  json_object *classes = json_at(m, "access_classes");
+  double n = 0;
+  if (classes) {
+    for (size_t i = 0; i < 3; i++)
+      n += json_count_at(json_at(classes, Classes[i]), "accesses");
+    return n;
+  }
+  json_object *acc = json_at(m, "memory_accesses");
+  n = 2 * json_count_at(acc, "memcpy");
+  for (size_t i = 0; i < sizeof Single / sizeof *Single; i++)
+    n += json_count_at(acc, Single[i]);
+  return n;
+}
+
+double metrics_accesses(json_object *m) {
+  double n;
+  if (json_number_at(json_at(m, "memory_accesses"), "references", &n))
+    return n;
+  return references_otherwise(m);
+}
+
+double metrics_accesses_per_instruction(json_object *m) {
+  double instructions = json_count_at(m, "instructions");
+  return instructions > 0 ? metrics_accesses(m) / instructions : 0;
+}
+
+json_object *metrics_of_record(json_object *doc, const char **region) {
+  json_object *regions = json_at(doc, "regions");
+  json_object *r = json_object_is_type(regions, json_type_array) &&
+                           json_object_array_length(regions) == 1
+                       ? json_object_array_get_idx(regions, 0)
+                       : NULL;
+  if (region)
+    *region = r ? json_object_get_string(json_at(r, "name")) : NULL;
+  return r ? r : json_at(doc, "totals");
 }
 
 int metrics_entropy(json_object *m, int k, double *out) {

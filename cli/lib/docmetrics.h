@@ -18,10 +18,25 @@
 const char *metrics_category_name(size_t c);
 const char *metrics_category_path(size_t c);
 
-/* Memory accesses of a METRICS object: loads + stores + atomics + memset +
- * 2 x memcpy (source and destination) + gathers + scatters, the references
- * that memory_entropy and reuse_distance count. */
+/* Memory references of a METRICS object, the one count of accesses every
+ * command uses (docs/result-document.md, "One accounting"): one per load,
+ * store and atomic, two per memcpy (source and destination), one per memset
+ * and one per active gather or scatter lane; the stream memory_entropy,
+ * reuse_distance and access_classes count.  memory_accesses/references when
+ * the document has it, else the reuse histogram's total, else the access
+ * classes', else the access counts (a gather or scatter counting once). */
 double metrics_accesses(json_object *metrics);
+
+/* metrics_accesses per counted instruction; 0 without instructions. */
+double metrics_accesses_per_instruction(json_object *metrics);
+
+/* The metrics of record of a result document: the METRICS object of its
+ * region of interest when it has one (its only entry of "regions": a
+ * PISA_ROI region, a --roi-function region), else its totals.  *region
+ * (when region is not NULL) is set to the region's name, or NULL for the
+ * totals, so that a command can say which it used.  NULL when the
+ * document has neither. */
+json_object *metrics_of_record(json_object *doc, const char **region);
 
 /* H_k of memory_entropy; 1 when present, else 0. */
 int metrics_entropy(json_object *metrics, int k, double *out);

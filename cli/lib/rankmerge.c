@@ -3,6 +3,7 @@
  * per-rank values: counts add, ratios are means weighted by what they are
  * fractions of, entropy adds the entropy of the ranks' shares. */
 #include "rankmerge.h"
+#include "docmetrics.h"
 #include "jsonpath.h"
 #include "util.h"
 
@@ -21,38 +22,9 @@ struct weights {
   double branches;     /* branch entropies and miss rates */
 };
 
-/* References of the stream (one per access, two per memcpy): the size of a
- * reuse histogram, else the access classes' accesses, else the accesses. */
-static double references(json_object *m) {
-  json_object *v, *first, *bins;
-  double n = 0;
-  if (json_object_object_get_ex(m, "reuse_distance", &v) &&
-      json_object_array_length(v) > 0) {
-    first = json_object_array_get_idx(v, 0);
-    n = json_count_at(first, "cold");
-    if (json_object_object_get_ex(first, "bins", &bins))
-      for (size_t i = 0; i < json_object_array_length(bins); i++)
-        n += json_object_get_double(json_object_array_get_idx(bins, i));
-    return n;
-  }
-  if (json_object_object_get_ex(m, "access_classes", &v)) {
-    static const char *const Classes[] = {"constant", "strided", "irregular"};
-    json_object *c;
-    for (int i = 0; i < 3; i++)
-      if (json_object_object_get_ex(v, Classes[i], &c))
-        n += json_count_at(c, "accesses");
-    return n;
-  }
-  if (json_object_object_get_ex(m, "memory_accesses", &v))
-    n = json_count_at(v, "loads") + json_count_at(v, "stores") +
-        json_count_at(v, "atomics") + 2 * json_count_at(v, "memcpy") +
-        json_count_at(v, "memset");
-  return n;
-}
-
 static struct weights weights_of(json_object *m) {
   json_object *branch;
-  struct weights w = {json_count_at(m, "instructions"), references(m), 0};
+  struct weights w = {json_count_at(m, "instructions"), metrics_accesses(m), 0};
   if (json_object_object_get_ex(m, "branch", &branch))
     w.branches = json_count_at(branch, "executed");
   return w;

@@ -226,6 +226,18 @@ int run_parse_mpi_ranks(const struct command_line *cl, const char *arg,
   return 0;
 }
 
+/* The runtime keeps the glob in a 256-byte buffer (analysislib/config.h). */
+int run_parse_roi_function(const struct command_line *cl, const char *arg,
+                           struct run_settings *s) {
+  if (!*arg || strlen(arg) > 255)
+    return usage_error(cl,
+                       "--roi-function '%s': expected a function name or glob "
+                       "of 1 to 255 characters",
+                       arg);
+  s->roi_function = arg;
+  return 0;
+}
+
 /* ---- Sampling and the memory budget ------------------------------------- */
 
 int run_parse_sample(const struct command_line *cl, const char *arg,
@@ -290,6 +302,9 @@ int run_check_mode(const struct command_line *cl,
       (s->sample_every || s->hw_counters || s->interval_ms || s->csv))
     return usage_error(cl, "--sample-every, --hw-counters, --interval-ms and "
                            "--csv need --mode counter");
+  if (s->counter && s->roi_function)
+    return usage_error(cl, "--roi-function needs deep mode; a counter run has "
+                           "the regions its PISA_ROI markers make");
   if (s->counter && s->metrics_given)
     return usage_error(cl, "--metrics selects deep-mode families; a counter "
                            "run computes the instruction mix, bytes and "
@@ -357,6 +372,8 @@ void run_settings_env(const struct run_settings *s, const char *raw_dir,
   child_env_set(env, "PISA_ENTROPY_BITS", bits, 1);
   child_env_set(env, "PISA_METRICS", families, 1);
   counter_env(s, env);
+  if (s->roi_function)
+    child_env_set(env, "PISA_ROI_FUNCTION", s->roi_function, 1);
   child_env_set(env, "PISA_ILP_WINDOWS", s->windows[0] ? s->windows : "0,64",
                 1);
   sampling_env(s, env);

@@ -23,8 +23,9 @@ struct run_settings {
   int counter;
   unsigned long sample_every, interval_ms;
   const char *hw_counters, *csv;
-  int mpi_ranks;     /* --mpi N: run under mpirun -np N */
-  int oversubscribe; /* --oversubscribe: more ranks than cores */
+  int mpi_ranks;            /* --mpi N: run under mpirun -np N */
+  int oversubscribe;        /* --oversubscribe: more ranks than cores */
+  const char *roi_function; /* --roi-function GLOB, deep mode */
 };
 
 /* The defaults: 8:512 lines, 12 bits, every family, deep mode. */
@@ -63,6 +64,9 @@ int run_parse_memory_limit(const struct command_line *cl, const char *arg,
 /* --analysis-threads N: 0 to 64. */
 int run_parse_analysis_threads(const struct command_line *cl, const char *arg,
                                struct run_settings *s);
+/* --roi-function GLOB: 1 to 255 characters. */
+int run_parse_roi_function(const struct command_line *cl, const char *arg,
+                           struct run_settings *s);
 
 /* Counter options belong to counter mode, --metrics to deep mode. */
 int run_check_mode(const struct command_line *cl, const struct run_settings *s);

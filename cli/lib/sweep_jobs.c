@@ -77,6 +77,12 @@ pid_t sweep_start_run(struct sweep *sw, size_t bench) {
     strvec_push(&argv, "--metrics");
     strvec_push(&argv, sw->opt.metrics);
   }
+  if (sw->opt.root && !strcmp(sw->opt.mode, "deep")) {
+    /* An unmodified PolyBench/C has no markers: its kernels are the
+     * region of interest, inlined into main or not. */
+    strvec_push(&argv, "--roi-function");
+    strvec_push(&argv, "kernel_*");
+  }
   strvec_push(&argv, "--");
   strvec_push(&argv, program);
   strvec_append(&argv, &b->args);

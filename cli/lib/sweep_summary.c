@@ -2,6 +2,7 @@
  * metrics of each benchmark's result document), reading a summary back for
  * resuming and merging, and writing it as JSON and CSV atomically. */
 #include "sweep_summary.h"
+#include "docmetrics.h"
 #include "document.h"
 #include "jsonpath.h"
 #include "strbuf.h"
@@ -77,18 +78,12 @@ static json_object *copy_number(json_object *v) {
   return NULL;
 }
 
-/* Every memory operation the runtime saw, per counted instruction. */
+/* Memory references per counted instruction, as rank counts them. */
 static json_object *accesses_per_instruction(json_object *totals) {
-  json_object *acc = json_at(totals, "memory_accesses");
-  int64_t instructions = json_object_get_int64(json_at(totals, "instructions"));
-  if (!acc || instructions <= 0)
+  if (!json_at(totals, "memory_accesses") ||
+      json_count_at(totals, "instructions") <= 0)
     return NULL;
-  int64_t sum = 0;
-  json_object_object_foreach(acc, key, count) {
-    (void)key;
-    sum += json_object_get_int64(count);
-  }
-  return json_object_new_double((double)sum / (double)instructions);
+  return json_object_new_double(metrics_accesses_per_instruction(totals));
 }
 
 static json_object *entropy_at(json_object *totals, size_t bits) {

@@ -30,6 +30,13 @@
 #define PISA_REC_SITE_SHIFT 40
 #define PISA_REC_SITE_MASK ((UINT64_C(1) << 22) - 1)
 #define PISA_REC_ID_MASK ((UINT64_C(1) << PISA_REC_SITE_SHIFT) - 1)
+/* A region marker (deep mode): the runtime's PISA_ROI_BEGIN / END write
+ *   BLOCK tag | PISA_REC_REGION | region << 1 | (1 for an end)
+ * between the marker call and its RESUME word, region < 2^22.  No block id
+ * reaches bit 39, so the decoder tells a marker from a block on its slow
+ * path; an id with other bits set is an unknown block. */
+#define PISA_REC_REGION (UINT64_C(1) << 39)
+#define PISA_REC_REGION_MASK ((UINT64_C(1) << 23) - 1)
 
 /* The thread-local buffer (initial-exec TLS), defined by the runtime.  The
  * pass loads the cursor once per segment (a block entry, or the code after a
@@ -173,9 +180,15 @@ struct pisa_block {
   uint32_t first_successor;
   uint32_t n_successors; /* 0 when the block ends otherwise */
   uint32_t first_phi;    /* module-local index of its first phi */
-  uint32_t reserved;
+  /* The function its code comes from in the source (ABI 3): the innermost
+   * inlined subprogram of the majority of its counted instructions' debug
+   * locations, as llvm-symbolizer names a frame; `function` itself when the
+   * code is not inlined or the module has no debug locations. */
+  uint32_t source;
 };
 
+/* A function of the module, or (n_blocks == 0) a function whose code is
+ * only present inlined into others: blocks name it as their `source`. */
 struct pisa_function {
   const char *name;    /* linkage name */
   const char *display; /* demangled name (equal to name for C) */

@@ -17,12 +17,15 @@ extern "C" {
  * the instrumented program runs on its own. */
 int pisa_active(void);
 
-/* Regions of interest (docs/counter-mode.md): in a pisa-char --mode counter
- * run, every execution between PISA_ROI_BEGIN("name") and the matching
- * PISA_ROI_END("name") in the same function counts for the region "name":
- * executions, time, instruction mix, bytes and bandwidth, work in called
- * functions included.  Regions nest; the same name in several places is
- * one region.  Outside counter runs they cost a call and do nothing. */
+/* Regions of interest (docs/result-document.md, docs/counter-mode.md):
+ * everything a thread executes between PISA_ROI_BEGIN("name") and the
+ * matching PISA_ROI_END("name") counts for the region "name", work in
+ * called functions included.  In a deep run every metric family is
+ * reported per region; in a counter run (where both markers must be in the
+ * same function) executions, time, instruction mix, bytes and bandwidth.
+ * Regions nest; the same name in several places is one region.  When
+ * pisa-char is not analysing the program they cost a call and do
+ * nothing. */
 void __pisa_roi_begin(const char *name);
 void __pisa_roi_end(const char *name);
 #define PISA_ROI_BEGIN(name) __pisa_roi_begin(name)

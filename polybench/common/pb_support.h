@@ -1,6 +1,7 @@
 /* pb_support.h: what every pisa-char PolyBench kernel shares: the data-set
- * choice (-DMINI_DATASET .. -DLARGE_DATASET, SMALL by default), zeroed
- * aligned arrays, deterministic initial values and the checksum line. */
+ * choice (-DMINI_DATASET .. -DLARGE_DATASET, SMALL by default), the region
+ * of interest, zeroed aligned arrays, deterministic initial values and the
+ * checksum line. */
 #ifndef PB_SUPPORT_H
 #define PB_SUPPORT_H
 
@@ -22,6 +23,19 @@
 #define PB_DATASET "MEDIUM"
 #else
 #define PB_DATASET "LARGE"
+#endif
+
+/* The region of interest is the kernel call: under pisa-cc the pisa.h
+ * markers of a region named "kernel", so that the document's metrics of
+ * record are the kernel's, not the initialisation's, the checksum's or the
+ * printing's; any other compiler compiles them away. */
+#ifdef PISA_INSTRUMENTED
+#include <pisa.h>
+#define PB_ROI_BEGIN() PISA_ROI_BEGIN("kernel")
+#define PB_ROI_END() PISA_ROI_END("kernel")
+#else
+#define PB_ROI_BEGIN() ((void)0)
+#define PB_ROI_END() ((void)0)
 #endif
 
 /* Kernels keep their own symbol so that per-function results are about the

@@ -131,7 +131,9 @@ int main(int argc, char **argv) {
   rd_print_params("backprop", "INPUTS EPOCHS", 2, param);
 
   struct net n = make_net(inputs);
+  RD_ROI_BEGIN();
   float err = backprop_train(&n, epochs);
+  RD_ROI_END();
   printf("backprop: output %.6f, error term %.6g\n", (double)n.out[1],
          (double)err);
   size_t w_in = (size_t)((inputs + 1) * (HIDDEN + 1));

@@ -94,7 +94,9 @@ int main(int argc, char **argv) {
 
   struct graph g = make_graph(nodes, degree);
   int *level = rd_alloc((size_t)nodes, sizeof(int));
+  RD_ROI_BEGIN();
   bfs(&g, 0, level);
+  RD_ROI_END();
   int deepest = 0;
   for (long v = 0; v < nodes; v++)
     deepest = level[v] > deepest ? level[v] : deepest;

@@ -1,6 +1,7 @@
 /* rd_support.h: what every pisa-char Rodinia benchmark shares: positional
- * size arguments (the small size when absent), zeroed aligned arrays, a
- * deterministic random generator and the checksum line. */
+ * size arguments (the small size when absent), the region of interest,
+ * zeroed aligned arrays, a deterministic random generator and the checksum
+ * line. */
 #ifndef RD_SUPPORT_H
 #define RD_SUPPORT_H
 
@@ -10,6 +11,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The region of interest is the section Rodinia times (the computation,
+ * not the input's generation, the checksum or the printing): under pisa-cc
+ * the pisa.h markers of a region named "kernel"; any other compiler
+ * compiles them away. */
+#ifdef PISA_INSTRUMENTED
+#include <pisa.h>
+#define RD_ROI_BEGIN() PISA_ROI_BEGIN("kernel")
+#define RD_ROI_END() PISA_ROI_END("kernel")
+#else
+#define RD_ROI_BEGIN() ((void)0)
+#define RD_ROI_END() ((void)0)
+#endif
 
 /* Kernels keep their own symbol, so that per-function results are about
  * the kernel, never about main with the kernel inlined into it. */

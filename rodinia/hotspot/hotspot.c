@@ -107,7 +107,9 @@ int main(int argc, char **argv) {
   double *temp = rd_alloc((size_t)(size * size), sizeof(double));
   double *scratch = rd_alloc((size_t)(size * size), sizeof(double));
   make_chip(size, power, temp);
+  RD_ROI_BEGIN();
   double *t = hotspot(size, iterations, power, temp, scratch);
+  RD_ROI_END();
   double hottest = t[0];
   for (long i = 1; i < size * size; i++)
     hottest = t[i] > hottest ? t[i] : hottest;

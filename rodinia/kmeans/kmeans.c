@@ -135,7 +135,9 @@ int main(int argc, char **argv) {
   d.centre = rd_alloc((size_t)(d.clusters * d.features), sizeof(float));
   d.member = rd_alloc((size_t)d.points, sizeof(int));
   make_points(&d);
+  RD_ROI_BEGIN();
   long rounds = kmeans(&d);
+  RD_ROI_END();
   printf("kmeans: %ld rounds\n", rounds);
   double sum = rd_fold_int((double)rounds, d.member, (size_t)d.points);
   rd_print_checksum(

@@ -98,7 +98,9 @@ int main(int argc, char **argv) {
 
   float *a = rd_alloc((size_t)(n * n), sizeof(float));
   make_matrix(n, a);
+  RD_ROI_BEGIN();
   lud(a, n);
+  RD_ROI_END();
   double log_det = 0.0; /* of U: the product of the pivots, as a sum */
   for (long i = 0; i < n; i++)
     log_det += log((double)a[i * n + i]);

@@ -69,8 +69,10 @@ int main(int argc, char **argv) {
   float *dist = rd_alloc((size_t)n, sizeof(float));
   long *best = rd_alloc((size_t)k, sizeof(long));
   make_records(n, rec);
+  RD_ROI_BEGIN();
   nn_distances(rec, n, dist);
   long found = nn_select(dist, n, k, best);
+  RD_ROI_END();
   double sum = 0.0;
   for (long i = 0; i < found; i++) {
     const struct record *r = &rec[best[i]];

@@ -104,8 +104,10 @@ int main(int argc, char **argv) {
   int *score = rd_alloc((size_t)((n + 1) * (n + 1)), sizeof(int));
   make_table(table);
   make_sequences(n, s1, s2);
+  RD_ROI_BEGIN();
   nw_fill(n, s1, s2, table, penalty, score);
   long pairs, steps = nw_traceback(n, s1, s2, table, penalty, score, &pairs);
+  RD_ROI_END();
   printf("nw: score %d, %ld steps, %ld aligned pairs\n",
          score[(n + 1) * (n + 1) - 1], steps, pairs);
   double sum = (double)steps + 3.0 * (double)pairs;

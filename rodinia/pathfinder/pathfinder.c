@@ -54,7 +54,9 @@ int main(int argc, char **argv) {
   int *wall = make_wall(rows, cols);
   int *a = rd_alloc((size_t)cols, sizeof(int));
   int *b = rd_alloc((size_t)cols, sizeof(int));
+  RD_ROI_BEGIN();
   int *cost = pathfinder(wall, rows, cols, a, b);
+  RD_ROI_END();
   int best = cost[0];
   for (long c = 1; c < cols; c++)
     best = cost[c] < best ? cost[c] : best;

@@ -113,7 +113,9 @@ int main(int argc, char **argv) {
   float *image = rd_alloc((size_t)(rows * cols), sizeof(float));
   float *scratch = rd_alloc(5 * (size_t)(rows * cols), sizeof(float));
   make_image(rows, cols, image);
+  RD_ROI_BEGIN();
   srad(image, rows, cols, iterations, scratch);
+  RD_ROI_END();
   printf("srad: speckle scale after %ld steps %.6f\n", iterations,
          (double)speckle_scale(image, rows, cols));
   rd_print_checksum(rd_fold_float(0.0, image, (size_t)(rows * cols)));

@@ -313,6 +313,24 @@ static uint64_t *mixed_stream(size_t n, uint64_t span) {
   return addrs;
 }
 
+static int compare_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The 64-byte lines the stream touches: its cold references, by brute
+ * force (sorted, duplicates not counted). */
+static uint64_t distinct_lines(const uint64_t *addrs, size_t n) {
+  uint64_t *lines = malloc(n * sizeof *lines), count = 0;
+  for (size_t i = 0; i < n; i++)
+    lines[i] = addrs[i] / 64;
+  qsort(lines, n, sizeof *lines, compare_u64);
+  for (size_t i = 0; i < n; i++)
+    count += i == 0 || lines[i] != lines[i - 1];
+  free(lines);
+  return count;
+}
+
 static void check_miss_ratio(const uint64_t *addrs, size_t n,
                              uint64_t cache_bytes) {
   const uint64_t line64[] = {64};
@@ -325,10 +343,11 @@ static void check_miss_ratio(const uint64_t *addrs, size_t n,
   EXPECT(low == want && high == want);
   struct json_object *json = miss_ratio_to_json(&h, &cache_bytes, 1);
   struct json_object *entry = json_object_array_get_idx(json, 0);
-  EXPECT_EQ(json_object_object_length(entry), 3);
+  EXPECT_EQ(json_object_object_length(entry), 4);
   EXPECT(get_double(entry, "cache_bytes") == (double)cache_bytes);
   EXPECT(get_double(entry, "line_bytes") == 64);
   EXPECT(get_double(entry, "ratio") == want);
+  EXPECT(get_double(entry, "cold") == (double)distinct_lines(addrs, n) / n);
   json_object_put(json);
 }
 

@@ -31,11 +31,27 @@ enum {
   SHUFFLEVECTOR = 63,
 };
 
+/* The category the pass gives each opcode above (METRICS.md's table). */
+#define CAT(op)                                                                \
+  ((op) == LOAD || (op) == STORE || (op) == ATOMICRMW ? PISA_CAT_MEMORY        \
+   : (op) == ICMP                                     ? PISA_CAT_INT           \
+   : (op) == FADD || (op) == FMUL                     ? PISA_CAT_FP            \
+   : (op) == AND || (op) == XOR                       ? PISA_CAT_BITWISE       \
+   : (op) == ZEXT                                     ? PISA_CAT_CONVERSION    \
+   : (op) == GEP || (op) == ALLOCA                    ? PISA_CAT_ADDRESS       \
+   : (op) == BR || (op) == CALL || (op) == RET        ? PISA_CAT_CONTROL       \
+   : (op) == SHUFFLEVECTOR || (op) == EXTRACTELEMENT  ? PISA_CAT_VECTOR        \
+                                                      : PISA_CAT_OTHER)
+
 /* Scalars carry their width too (64 bits here); only vector-flagged
  * instructions may count by width. */
-#define SCALAR(op) {.opcode = op, .bits = 64}
+#define SCALAR(op) {.opcode = op, .category = CAT(op), .bits = 64}
 #define VECTOR(op, lanes_, bits_)                                              \
-  {.opcode = op, .flags = PROGRAM_INSTR_VECTOR, .lanes = lanes_, .bits = bits_}
+  {.opcode = op,                                                               \
+   .category = CAT(op),                                                        \
+   .flags = PROGRAM_INSTR_VECTOR,                                              \
+   .lanes = lanes_,                                                            \
+   .bits = bits_}
 
 /* executed 10 times */
 static const struct program_instr block_a[] = {
@@ -99,6 +115,23 @@ static void test_counts(void) {
   EXPECT_EQ(*u64map_find(&m.vector_lanes, 4), 3);
   EXPECT_EQ(*u64map_find(&m.vector_bits, 256), 9);
   EXPECT_EQ(*u64map_find(&m.vector_bits, 128), 3);
+  mix_free(&m);
+}
+
+/* A call of an arithmetic intrinsic (llvm.fmuladd, llvm.smax) is a `call`
+ * by opcode and fp or int work by the category the pass gave it. */
+static void test_intrinsic_category(void) {
+  struct pisa_mix m;
+  const struct program_instr calls[] = {
+      {.opcode = CALL, .category = PISA_CAT_FP, .bits = 64},
+      {.opcode = CALL, .category = PISA_CAT_INT, .bits = 32},
+      {.opcode = CALL, .category = PISA_CAT_CONTROL}};
+  mix_init(&m);
+  mix_add_instrs(&m, calls, 3, 7);
+  EXPECT_EQ(m.opcodes[CALL], 3 * 7);
+  EXPECT_EQ(mix_category(&m, PISA_CAT_FP), 7);
+  EXPECT_EQ(mix_category(&m, PISA_CAT_INT), 7);
+  EXPECT_EQ(mix_category(&m, PISA_CAT_CONTROL), 7);
   mix_free(&m);
 }
 
@@ -250,6 +283,7 @@ static void test_accesses_json(void) {
 int main(void) {
   RUN(test_counts);
   RUN(test_names);
+  RUN(test_intrinsic_category);
   RUN(test_unknown_opcode);
   RUN(test_merge);
   RUN(test_json);

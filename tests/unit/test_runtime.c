@@ -63,12 +63,13 @@ static void build_module(void) {
   for (int i = 0; i < WIDE_SITES; i++)
     sites[6 + i] = (struct pisa_site){PISA_SITE_LOAD, 0, 1, 4, 10 + i, 0, NULL};
   /* function, first_instr, n_instrs, first_site, n_sites, n_phis, bytes
-   * loaded, bytes stored, first and number of successors, first phi */
+   * loaded, bytes stored, first and number of successors, first phi, source
+   * function (ABI 3: its own, nothing is inlined here) */
   blocks[0] = (struct pisa_block){0, 0, 3, 0, 1, 0, 8, 0, 0, 0, 0, 0};
   blocks[1] = (struct pisa_block){0, 3, 4, 1, 3, 1, 8, 4, 0, 0, 0, 0};
-  blocks[2] = (struct pisa_block){1, 7, 3, 4, 2, 0, 0, 0, 0, 0, 0, 0};
+  blocks[2] = (struct pisa_block){1, 7, 3, 4, 2, 0, 0, 0, 0, 0, 0, 1};
   blocks[3] = (struct pisa_block){
-      2, 10, WIDE_SITES + 1, 6, WIDE_SITES, 0, 4 * WIDE_SITES, 0, 0, 0, 0, 0};
+      2, 10, WIDE_SITES + 1, 6, WIDE_SITES, 0, 4 * WIDE_SITES, 0, 0, 0, 0, 2};
   __pisa_register_module(&module);
 }
 
@@ -312,6 +313,18 @@ static void test_decoded_batch(void) {
   EXPECT_EQ(b.n_instances, 1);
   EXPECT_EQ(b.start[0], INSTANCE_ENTERED | INSTANCE_LOST_CONTEXT);
   EXPECT_EQ(t.desync, 3);
+
+  /* A region marker (the end of region 3) inside A0, before its load: a
+   * mark before the next instance; the decoder's place does not move. */
+  const uint64_t fourth[] = {
+      block_word(0), PISA_REC_BLOCK | PISA_REC_REGION | 3 << 1 | 1, 0x800};
+  pisa_decode_words(&t, fourth, 3, &b);
+  EXPECT_EQ(b.desync, 0);
+  EXPECT_EQ(b.n_instances, 1);
+  EXPECT_EQ(b.n_marks, 1);
+  EXPECT(b.n_marks == 1 && b.mark_instance[0] == 1 &&
+         b.mark_region[0] == (3 << 1 | EVENT_MARK_END));
+  EXPECT(b.n_accesses == 1 && b.addr[0] == 0x800 && b.site[0] == 0);
   event_batch_free(&b);
 }
 

@@ -49,6 +49,7 @@ static void fn(const char *name) {
 
 static uint32_t blk(void) {
   B[nb] = (struct program_block){.function = nf - 1,
+                                 .source = nf - 1,
                                  .first_slot = F[nf - 1].n_instrs,
                                  .instrs = &I[ni],
                                  .sites = &S[ns],

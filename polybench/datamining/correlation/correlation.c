@@ -70,7 +70,9 @@ int main(void) {
 
   printf("correlation %s M=%d N=%d\n", PB_DATASET, M, N);
   init_arrays(M, N, data);
+  PB_ROI_BEGIN();
   kernel_correlation(M, N, (double)N, data, corr, mean, stddev);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &corr[0][0], M * M));
   free(data);
   free(corr);

@@ -52,7 +52,9 @@ int main(void) {
 
   printf("covariance %s M=%d N=%d\n", PB_DATASET, M, N);
   init_arrays(M, N, data);
+  PB_ROI_BEGIN();
   kernel_covariance(M, N, (double)N, data, cov, mean);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &cov[0][0], M * M));
   free(data);
   free(cov);

@@ -95,7 +95,9 @@ int main(void) {
 
   printf("deriche %s W=%d H=%d\n", PB_DATASET, W, H);
   init_arrays(W, H, imgIn);
+  PB_ROI_BEGIN();
   kernel_deriche(W, H, 0.25f, imgIn, imgOut, y1, y2);
+  PB_ROI_END();
   pb_print_checksum(pb_fold_float(0.0, &imgOut[0][0], (size_t)W * H));
   free(imgIn);
   free(imgOut);

@@ -43,7 +43,9 @@ int main(void) {
 
   printf("floyd-warshall %s N=%d\n", PB_DATASET, N);
   init_arrays(N, path);
+  PB_ROI_BEGIN();
   kernel_floyd_warshall(N, path);
+  PB_ROI_END();
   pb_print_checksum(pb_fold_int(0.0, &path[0][0], (size_t)N * N));
   free(path);
   return 0;

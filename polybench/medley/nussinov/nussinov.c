@@ -52,7 +52,9 @@ int main(void) {
 
   printf("nussinov %s N=%d\n", PB_DATASET, N);
   init_arrays(N, seq, table);
+  PB_ROI_BEGIN();
   kernel_nussinov(N, seq, table);
+  PB_ROI_END();
   pb_print_checksum(pb_fold_int(0.0, &table[0][0], (size_t)N * N));
   free(seq);
   free(table);

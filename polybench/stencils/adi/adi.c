@@ -71,7 +71,9 @@ int main(void) {
 
   printf("adi %s TSTEPS=%d N=%d\n", PB_DATASET, TSTEPS, N);
   init_arrays(N, u);
+  PB_ROI_BEGIN();
   kernel_adi(TSTEPS, N, u, v, p, q);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &u[0][0], N * N));
   free(u);
   free(v);

@@ -61,7 +61,9 @@ int main(void) {
 
   printf("fdtd-2d %s TMAX=%d NX=%d NY=%d\n", PB_DATASET, TMAX, NX, NY);
   init_arrays(TMAX, NX, NY, ex, ey, hz, source);
+  PB_ROI_BEGIN();
   kernel_fdtd_2d(TMAX, NX, NY, ex, ey, hz, source);
+  PB_ROI_END();
   pb_print_checksum(
       pb_fold(pb_fold(pb_fold(0.0, &ex[0][0], NX * NY), &ey[0][0], NX * NY),
               &hz[0][0], NX * NY));

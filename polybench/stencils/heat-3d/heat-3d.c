@@ -54,7 +54,9 @@ int main(void) {
 
   printf("heat-3d %s TSTEPS=%d N=%d\n", PB_DATASET, TSTEPS, N);
   init_arrays(N, A, B);
+  PB_ROI_BEGIN();
   kernel_heat_3d(TSTEPS, N, A, B);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &A[0][0][0], N * N * N));
   free(A);
   free(B);

@@ -39,7 +39,9 @@ int main(void) {
 
   printf("jacobi-1d %s TSTEPS=%d N=%d\n", PB_DATASET, TSTEPS, N);
   init_arrays(N, A, B);
+  PB_ROI_BEGIN();
   kernel_jacobi_1d(TSTEPS, N, A, B);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, A, N));
   free(A);
   free(B);

@@ -45,7 +45,9 @@ int main(void) {
 
   printf("jacobi-2d %s TSTEPS=%d N=%d\n", PB_DATASET, TSTEPS, N);
   init_arrays(N, A, B);
+  PB_ROI_BEGIN();
   kernel_jacobi_2d(TSTEPS, N, A, B);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &A[0][0], N * N));
   free(A);
   free(B);

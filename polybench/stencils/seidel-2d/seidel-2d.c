@@ -36,7 +36,9 @@ int main(void) {
 
   printf("seidel-2d %s TSTEPS=%d N=%d\n", PB_DATASET, TSTEPS, N);
   init_arrays(N, A);
+  PB_ROI_BEGIN();
   kernel_seidel_2d(TSTEPS, N, A);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &A[0][0], N * N));
   free(A);
   return 0;

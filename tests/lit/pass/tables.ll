@@ -23,12 +23,13 @@ declare void @llvm.assume(i1)
 ; load, icmp, br) and 1 phi, 1 site (the 4-byte load), and a conditional
 ; branch with successors 0..1 of the table; exit: 1 (ret); sum: 2 instrs
 ; (store, ret), 1 site, 8 bytes stored.
-; The last two fields: the block's first phi (body's phi is phi 0) and 0.
+; The last two fields: the block's first phi (body's phi is phi 0) and its
+; source function (ABI 3): its own, there are no debug locations here.
 ; CHECK: @__pisa_blocks = private constant [4 x { i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 }]
 ; CHECK-SAME: { i32 0, i32 0, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0 }
 ; CHECK-SAME: { i32 0, i32 1, i32 5, i32 0, i32 1, i32 1, i32 4, i32 0, i32 0, i32 2, i32 0, i32 0 }
 ; CHECK-SAME: { i32 0, i32 6, i32 1, i32 1, i32 0, i32 0, i32 0, i32 0, i32 2, i32 0, i32 1, i32 0 }
-; CHECK-SAME: { i32 1, i32 7, i32 2, i32 1, i32 1, i32 0, i32 0, i32 8, i32 2, i32 0, i32 1, i32 0 }
+; CHECK-SAME: { i32 1, i32 7, i32 2, i32 1, i32 1, i32 0, i32 0, i32 8, i32 2, i32 0, i32 1, i32 1 }
 ; Instructions: opcode (LLVM 19: br 2, add 13, getelementptr 34, load 32,
 ; icmp 53, ret 1, store 33), category (memory 0, int 1, address 5, control
 ; 6), value kind (void 0, int 1, ptr 3), flags (1 vector, 2 index update:

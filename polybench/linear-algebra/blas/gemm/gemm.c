@@ -47,7 +47,9 @@ int main(void) {
 
   printf("gemm %s NI=%d NJ=%d NK=%d\n", PB_DATASET, NI, NJ, NK);
   init_arrays(NI, NJ, NK, C, A, B);
+  PB_ROI_BEGIN();
   kernel_gemm(NI, NJ, NK, 1.5, 1.2, C, A, B);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &C[0][0], NI * NJ));
   free(C);
   free(A);

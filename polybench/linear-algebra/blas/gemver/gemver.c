@@ -57,7 +57,9 @@ int main(void) {
 
   printf("gemver %s N=%d\n", PB_DATASET, N);
   init_arrays(N, A, u1, v1, u2, v2, y, z);
+  PB_ROI_BEGIN();
   kernel_gemver(N, 1.5, 1.2, A, u1, v1, u2, v2, w, x, y, z);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, w, N));
   free(A);
   free(u1);

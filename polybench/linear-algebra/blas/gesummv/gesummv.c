@@ -46,7 +46,9 @@ int main(void) {
 
   printf("gesummv %s N=%d\n", PB_DATASET, N);
   init_arrays(N, A, B, x);
+  PB_ROI_BEGIN();
   kernel_gesummv(N, 1.5, 1.2, A, B, tmp, x, y);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, y, N));
   free(A);
   free(B);

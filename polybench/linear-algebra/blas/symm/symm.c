@@ -50,7 +50,9 @@ int main(void) {
 
   printf("symm %s M=%d N=%d\n", PB_DATASET, M, N);
   init_arrays(M, N, C, A, B);
+  PB_ROI_BEGIN();
   kernel_symm(M, N, 1.5, 1.2, C, A, B);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &C[0][0], M * N));
   free(C);
   free(A);

@@ -43,7 +43,9 @@ int main(void) {
 
   printf("syrk %s M=%d N=%d\n", PB_DATASET, M, N);
   init_arrays(M, N, C, A);
+  PB_ROI_BEGIN();
   kernel_syrk(M, N, 1.5, 1.2, C, A);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &C[0][0], N * N));
   free(C);
   free(A);

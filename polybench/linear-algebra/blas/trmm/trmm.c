@@ -42,7 +42,9 @@ int main(void) {
 
   printf("trmm %s M=%d N=%d\n", PB_DATASET, M, N);
   init_arrays(M, N, A, B);
+  PB_ROI_BEGIN();
   kernel_trmm(M, N, 1.5, A, B);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &B[0][0], M * N));
   free(A);
   free(B);

@@ -60,7 +60,9 @@ int main(void) {
 
   printf("2mm %s NI=%d NJ=%d NK=%d NL=%d\n", PB_DATASET, NI, NJ, NK, NL);
   init_arrays(NI, NJ, NK, NL, A, B, C, D);
+  PB_ROI_BEGIN();
   kernel_2mm(NI, NJ, NK, NL, 1.5, 1.2, tmp, A, B, C, D);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &D[0][0], NI * NL));
   free(tmp);
   free(A);

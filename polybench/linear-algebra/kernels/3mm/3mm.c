@@ -74,7 +74,9 @@ int main(void) {
   printf("3mm %s NI=%d NJ=%d NK=%d NL=%d NM=%d\n", PB_DATASET, NI, NJ, NK, NL,
          NM);
   init_arrays(NI, NJ, NK, NL, NM, A, B, C, D);
+  PB_ROI_BEGIN();
   kernel_3mm(NI, NJ, NK, NL, NM, E, A, B, F, C, D, G);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &G[0][0], NI * NL));
   free(E);
   free(A);

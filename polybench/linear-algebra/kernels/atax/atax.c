@@ -44,7 +44,9 @@ int main(void) {
 
   printf("atax %s M=%d N=%d\n", PB_DATASET, M, N);
   init_arrays(M, N, A, x);
+  PB_ROI_BEGIN();
   kernel_atax(M, N, A, x, y, tmp);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, y, N));
   free(A);
   free(x);

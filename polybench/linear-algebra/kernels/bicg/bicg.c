@@ -49,7 +49,9 @@ int main(void) {
 
   printf("bicg %s M=%d N=%d\n", PB_DATASET, M, N);
   init_arrays(M, N, A, r, p);
+  PB_ROI_BEGIN();
   kernel_bicg(M, N, A, s, q, p, r);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(pb_fold(0.0, s, M), q, N));
   free(A);
   free(s);

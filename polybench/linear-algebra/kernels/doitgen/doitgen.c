@@ -51,7 +51,9 @@ int main(void) {
 
   printf("doitgen %s NQ=%d NR=%d NP=%d\n", PB_DATASET, NQ, NR, NP);
   init_arrays(NR, NQ, NP, A, C4);
+  PB_ROI_BEGIN();
   kernel_doitgen(NR, NQ, NP, A, C4, sum);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &A[0][0][0], NR * NQ * NP));
   free(A);
   free(C4);

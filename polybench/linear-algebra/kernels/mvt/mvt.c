@@ -44,7 +44,9 @@ int main(void) {
 
   printf("mvt %s N=%d\n", PB_DATASET, N);
   init_arrays(N, x1, x2, y1, y2, A);
+  PB_ROI_BEGIN();
   kernel_mvt(N, x1, x2, y1, y2, A);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(pb_fold(0.0, x1, N), x2, N));
   free(x1);
   free(x2);

@@ -45,7 +45,9 @@ int main(void) {
 
   printf("cholesky %s N=%d\n", PB_DATASET, N);
   init_arrays(N, A);
+  PB_ROI_BEGIN();
   kernel_cholesky(N, A);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, &A[0][0], N * N));
   free(A);
   return 0;

@@ -51,7 +51,9 @@ int main(void) {
 
   printf("durbin %s N=%d\n", PB_DATASET, N);
   init_arrays(N, r);
+  PB_ROI_BEGIN();
   kernel_durbin(N, r, y);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, y, N));
   free(r);
   free(y);

@@ -51,7 +51,9 @@ int main(void) {
 
   printf("gramschmidt %s M=%d N=%d\n", PB_DATASET, M, N);
   init_arrays(M, N, A);
+  PB_ROI_BEGIN();
   kernel_gramschmidt(M, N, A, R, Q);
+  PB_ROI_END();
   pb_print_checksum(
       pb_fold(pb_fold(pb_fold(0.0, &A[0][0], M * N), &R[0][0], N * N), &Q[0][0],
               M * N));

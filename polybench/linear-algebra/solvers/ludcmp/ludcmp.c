@@ -63,7 +63,9 @@ int main(void) {
 
   printf("ludcmp %s N=%d\n", PB_DATASET, N);
   init_arrays(N, A, b);
+  PB_ROI_BEGIN();
   kernel_ludcmp(N, A, b, x, y);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, x, N));
   free(A);
   free(b);

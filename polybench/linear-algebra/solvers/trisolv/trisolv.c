@@ -40,7 +40,9 @@ int main(void) {
 
   printf("trisolv %s N=%d\n", PB_DATASET, N);
   init_arrays(N, L, b);
+  PB_ROI_BEGIN();
   kernel_trisolv(N, L, x, b);
+  PB_ROI_END();
   pb_print_checksum(pb_fold(0.0, x, N));
   free(L);
   free(x);
