@@ -90,6 +90,11 @@ static void print_components(const struct comparison *c) {
 
 static void print_applications(const struct comparison *c,
                                const struct pisa_docset *set) {
+  size_t regions = docset_regions_of_record(set);
+  if (regions)
+    printf("\n%zu of %zu applications are measured over their region of "
+           "interest, not the\nwhole run (show names it).\n",
+           regions, c->n);
   printf("\n%-32s %7s %8s %8s\n", "application", "cluster", "PC1", "PC2");
   for (size_t i = 0; i < c->n; i++)
     printf("%-32.32s %7zu %8.3f %8.3f\n", set->docs[i].label, c->cluster[i] + 1,

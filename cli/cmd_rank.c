@@ -60,20 +60,24 @@ static void print_machine(const struct machine *m) {
          m->name, machine_summary(m, summary, sizeof summary));
 }
 
-/* A marker after the candidate: '*' footprint fits the host's cache, '~'
- * counts not exact. */
-static const char *marks(const struct rank_candidate *c) {
-  char precision[32];
-  int inexact =
-      strcmp(doc_precision(c->doc, precision, sizeof precision), "exact") != 0;
-  static const char *const Marks[] = {"", "*", "~", "*~"};
-  return Marks[c->result.fits + 2 * inexact];
+/* The markers after a candidate: '*' footprint fits the host's cache, '~'
+ * counts not exact, '^' measured over the program's region of interest. */
+static const char *marks(const struct rank_candidate *c, char buf[4]) {
+  char precision[32], *m = buf;
+  if (c->result.fits)
+    *m++ = '*';
+  if (strcmp(doc_precision(c->doc, precision, sizeof precision), "exact"))
+    *m++ = '~';
+  if (!c->function && doc_region_of_record(c->doc))
+    *m++ = '^';
+  *m = 0;
+  return buf;
 }
 
 static void print_row(size_t rank, const struct rank_candidate *c) {
   const struct rank_result *r = &c->result;
-  char label[64];
-  snprintf(label, sizeof label, "%.24s%s", c->label, marks(c));
+  char label[64], m[4];
+  snprintf(label, sizeof label, "%.24s%s", c->label, marks(c, m));
   if (!r->valid) {
     printf("%3zu %6s %8s  %-26s (no instructions)\n", rank, "n/a", "n/a",
            label);
@@ -93,8 +97,10 @@ static void print_explanations(const struct rank_candidate *c, size_t n,
   struct strbuf b = {0};
   for (size_t i = 0; i < n; i++) {
     char precision[32];
-    sb_printf(&b, "\n%zu. %s (%s, %s)\n", i + 1, c[i].label, c[i].doc->path,
-              doc_precision(c[i].doc, precision, sizeof precision));
+    const char *region = c[i].function ? NULL : doc_region_of_record(c[i].doc);
+    sb_printf(&b, "\n%zu. %s (%s, %s%s%s)\n", i + 1, c[i].label, c[i].doc->path,
+              doc_precision(c[i].doc, precision, sizeof precision),
+              region ? ", region of interest " : "", region ? region : "");
     rank_explain(&b, &o->model, &c[i].result, "   ");
   }
   fputs(b.data ? b.data : "", stdout);
@@ -103,15 +109,17 @@ static void print_explanations(const struct rank_candidate *c, size_t n,
 
 static void print_table(const struct rank_candidate *c, size_t n,
                         const struct options *o) {
-  int fits = 0, inexact = 0;
+  int fits = 0, inexact = 0, region = 0;
   print_machine(&o->model.machine);
   printf("%3s %6s %8s  %-26s %9s %8s %5s %5s  %-9s %s\n", "#", "score",
          "speed-up", "candidate", "ops", "traffic", "ILP", "MLP", "host",
          "near-mem");
   for (size_t i = 0; i < n; i++) {
     print_row(i + 1, &c[i]);
-    fits |= strchr(marks(&c[i]), '*') != NULL;
-    inexact |= strchr(marks(&c[i]), '~') != NULL;
+    char m[4];
+    fits |= strchr(marks(&c[i], m), '*') != NULL;
+    inexact |= strchr(m, '~') != NULL;
+    region |= strchr(m, '^') != NULL;
   }
   if (fits)
     puts("\n*: the footprint fits the host's cache, so only cold misses "
@@ -119,6 +127,9 @@ static void print_table(const struct rank_candidate *c, size_t n,
          "from which size).");
   if (inexact)
     puts("\n~: sampled or approximate counts (--explain says which).");
+  if (region)
+    puts("\n^: measured over the program's region of interest, not the whole "
+         "run (--explain\nnames it).");
   if (o->explain)
     print_explanations(c, n, o);
 }
@@ -137,7 +148,7 @@ static void print_csv_field(const char *s) {
 static void print_csv(const struct rank_candidate *c, size_t n) {
   puts("rank,candidate,document,function,precision,score,speedup,ops,bytes,"
        "footprint,host_traffic,nmc_traffic,intensity,ilp,mlp,dlp2,"
-       "host_time_ns,host_bound,nmc_time_ns,nmc_bound,fits");
+       "host_time_ns,host_bound,nmc_time_ns,nmc_bound,fits,region");
   for (size_t i = 0; i < n; i++) {
     const struct rank_result *r = &c[i].result;
     char precision[32];
@@ -150,8 +161,11 @@ static void print_csv(const struct rank_candidate *c, size_t n) {
                         ? json_object_get_string(json_at(c[i].function, "name"))
                         : "");
     printf(",%s,", doc_precision(c[i].doc, precision, sizeof precision));
+    const char *region = c[i].function ? NULL : doc_region_of_record(c[i].doc);
     if (!r->valid) {
-      puts(",,,,,,,,,,,,,,,");
+      fputs(",,,,,,,,,,,,,,,", stdout);
+      print_csv_field(region ? region : "");
+      putchar('\n');
       continue;
     }
     printf("%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,", r->score, r->speedup,
@@ -165,8 +179,10 @@ static void print_csv(const struct rank_candidate *c, size_t n) {
       printf(",,,");
     if (r->t.has_dlp)
       printf("%.6g", r->t.dlp2);
-    printf(",%.6g,%s,%.6g,%s,%d\n", r->host.time, rank_bound(&r->host),
+    printf(",%.6g,%s,%.6g,%s,%d,", r->host.time, rank_bound(&r->host),
            r->nmc.time, rank_bound(&r->nmc), r->fits);
+    print_csv_field(region ? region : "");
+    putchar('\n');
   }
 }
 
@@ -218,6 +234,9 @@ static json_object *candidate_json(const struct rank_candidate *c, size_t rank,
   json_object_object_add(
       obj, "function",
       c->function ? json_object_get(json_at(c->function, "name")) : NULL);
+  const char *region = c->function ? NULL : doc_region_of_record(c->doc);
+  json_object_object_add(obj, "region",
+                         region ? json_object_new_string(region) : NULL);
   json_object_object_add(obj, "precision",
                          json_object_new_string(doc_precision(
                              c->doc, precision, sizeof precision)));

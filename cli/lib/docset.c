@@ -1,6 +1,7 @@
 /* docset.c: loading the result documents that show, rank, compare and
  * report read, each validated against the built-in schema. */
 #include "docset.h"
+#include "docmetrics.h"
 #include "document.h"
 #include "jsonpath.h"
 #include "jsonschema.h"
@@ -172,7 +173,20 @@ int docset_load(struct pisa_docset *set, char *const *args, int nargs) {
 }
 
 json_object *doc_metrics_of_record(const struct pisa_doc *doc) {
-  return json_at(doc->root, "totals");
+  return metrics_of_record(doc->root, NULL);
+}
+
+const char *doc_region_of_record(const struct pisa_doc *doc) {
+  const char *region;
+  metrics_of_record(doc->root, &region);
+  return region;
+}
+
+size_t docset_regions_of_record(const struct pisa_docset *set) {
+  size_t n = 0;
+  for (size_t i = 0; i < set->count; i++)
+    n += doc_region_of_record(&set->docs[i]) != NULL;
+  return n;
 }
 
 int doc_is_counter(const struct pisa_doc *doc) {

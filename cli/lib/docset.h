@@ -31,9 +31,14 @@ int docset_load(struct pisa_docset *set, char *const *args, int nargs);
 void docset_free(struct pisa_docset *set);
 
 /* The METRICS object the commands read for a document: its metrics of
- * record (today the totals; the region of interest when issue 14 item 1
- * lands: change this one function). */
+ * record, the one region of interest when the document has exactly one
+ * (PISA_ROI markers, run --roi-function, sweep's suites), else the
+ * totals (docmetrics.h's metrics_of_record). */
 json_object *doc_metrics_of_record(const struct pisa_doc *doc);
+/* The name of the region doc_metrics_of_record reads, or NULL (totals). */
+const char *doc_region_of_record(const struct pisa_doc *doc);
+/* How many documents of the set are read over their region of interest. */
+size_t docset_regions_of_record(const struct pisa_docset *set);
 
 /* 1 for a counter-mode document, 0 for a deep one. */
 int doc_is_counter(const struct pisa_doc *doc);

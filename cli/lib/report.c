@@ -58,6 +58,13 @@ static void page_open(struct report *r) {
             "<a href=\"#documents\">documents</a>"
             "<a href=\"#applications\">per application</a></nav>\n",
             r->set->count, r->set->count == 1 ? "" : "s", PISA_VERSION);
+  size_t regions = docset_regions_of_record(r->set);
+  if (regions)
+    sb_printf(&r->html,
+              "<p>%zu of %zu applications are measured over their region of "
+              "interest (the kernel), not the whole run: the documents table "
+              "names it.</p>\n",
+              regions, r->set->count);
 }
 
 /* ---- Documents ---------------------------------------------------------- */
@@ -69,7 +76,8 @@ static void documents_table(struct report *r) {
                     "<th class=\"name\">document</th>"
                     "<th class=\"name\">program</th><th>mode</th>"
                     "<th>instructions</th><th>memory accesses</th>"
-                    "<th>wall time (s)</th></tr>\n");
+                    "<th>wall time (s)</th>"
+                    "<th class=\"name\">measured over</th></tr>\n");
   for (size_t i = 0; i < r->set->count; i++) {
     json_object *root = r->set->docs[i].root, *t = report_totals(r, i);
     sb_puts(&r->html, "<tr><td class=\"name\">");
@@ -91,9 +99,14 @@ static void documents_table(struct report *r) {
     sb_printf(
         &r->html, "</td><td>%s</td>",
         format_count(count, sizeof count, json_count_at(t, "instructions")));
-    sb_printf(&r->html, "<td>%s</td><td>%.2f</td></tr>\n",
+    sb_printf(&r->html, "<td>%s</td><td>%.2f</td><td class=\"name\">",
               format_count(count, sizeof count, metrics_accesses(t)),
               json_count_at(root, "program/wall_seconds"));
+    const char *region = doc_region_of_record(&r->set->docs[i]);
+    sb_puts(&r->html, region ? "region of interest " : "the whole run");
+    if (region)
+      sb_escaped(&r->html, region);
+    sb_puts(&r->html, "</td></tr>\n");
   }
   sb_puts(&r->html, "</table>\n");
 }
