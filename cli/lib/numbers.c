@@ -36,6 +36,24 @@ int parse_unsigned(const char *s, unsigned long min, unsigned long max,
   return 0;
 }
 
+int parse_size(const char *s, double min, double max, uint64_t *out) {
+  static const char Units[] = "KMGT";
+  if (!isdigit((unsigned char)*s))
+    return -1;
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  const char *unit = *end ? strchr(Units, toupper((unsigned char)*end)) : NULL;
+  if (errno || (*end && (!unit || !*unit || end[1])))
+    return -1;
+  for (const char *u = Units; unit && u <= unit; u++)
+    v *= 1024;
+  if (!(v >= min && v <= max))
+    return -1;
+  *out = (uint64_t)v;
+  return 0;
+}
+
 const char *format_count(char *buf, size_t n, double count) {
   char digits[32];
   snprintf(digits, sizeof digits, "%.0f", count);

@@ -5,6 +5,7 @@
 #define PISA_CLI_NUMBERS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Parses a whole decimal integer in [min, max] (strtol: leading blanks and
  * a sign allowed); 0 if so, else -1. */
@@ -18,6 +19,11 @@ int parse_decimal(const char *s, char **end, unsigned long *out);
 /* `s` is all digits and its number is in [min, max]; 0 if so, else -1. */
 int parse_unsigned(const char *s, unsigned long min, unsigned long max,
                    unsigned long *out);
+
+/* A size in bytes: a decimal number (a fraction allowed, starting with a
+ * digit) with an optional binary unit K, M, G or T (either case), in
+ * [min, max] bytes, rounded down; 0 if so, else -1. */
+int parse_size(const char *s, double min, double max, uint64_t *out);
 
 /* Writes a count with thousands separators ("2,488,363"). */
 const char *format_count(char *buf, size_t n, double count);

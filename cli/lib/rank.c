@@ -279,17 +279,7 @@ void rank_candidates_free(struct rank_candidates *c) {
 /* ---- Options ------------------------------------------------------------ */
 
 int rank_parse_llc_bytes(const char *s, uint64_t *out) {
-  char *end;
-  double v = strtod(s, &end);
-  const char *units = "KMG";
-  const char *unit = *end ? strchr(units, *end & ~0x20) : NULL;
-  if (end == s || (*end && (!unit || end[1])))
-    return -1;
-  v *= unit ? pow(1024, (double)(unit - units + 1)) : 1;
-  if (!(v >= RANK_LINE_BYTES && v <= 0x1p50))
-    return -1;
-  *out = (uint64_t)v;
-  return 0;
+  return parse_size(s, RANK_LINE_BYTES, 0x1p50, out);
 }
 
 int rank_model_option(const struct command_line *line, struct rank_model *model,

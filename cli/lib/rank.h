@@ -77,7 +77,7 @@ int rank_model_option(const struct command_line *line, struct rank_model *model,
                       int opt, const char *arg);
 
 /* Parses a --llc-bytes value: a number of bytes >= 64, optionally with K,
- * M or G (x1024); 0 if it parses, else -1. */
+ * M, G or T (x1024, parse_size); 0 if it parses, else -1. */
 int rank_parse_llc_bytes(const char *s, uint64_t *out);
 
 /* Evaluates the model on one METRICS object (totals or a function) of a

@@ -259,19 +259,8 @@ int run_parse_sample(const struct command_line *cl, const char *arg,
 
 int run_parse_memory_limit(const struct command_line *cl, const char *arg,
                            struct run_settings *s) {
-  static const char Units[] = "KMGT";
-  unsigned long n;
-  char *end;
-  const char *unit = NULL;
-  int ok = parse_decimal(arg, &end, &n);
-  if (ok && *end)
-    unit = strchr(Units, *end);
-  if (ok && *end && (!unit || !*unit || end[1]))
-    ok = 0;
-  unsigned long long bytes = n;
-  for (const char *u = Units; ok && unit && u <= unit; u++)
-    ok = bytes <= (~0ull >> 10), bytes <<= 10;
-  if (!ok || bytes < (1ull << 20))
+  uint64_t bytes;
+  if (parse_size(arg, 0x1p20, 0x1p63, &bytes))
     return usage_error(cl,
                        "--memory-limit %s: expected a size of at least 1M, in "
                        "bytes or with K, M, G or T",

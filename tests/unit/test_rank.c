@@ -3,6 +3,7 @@
  * worked out by hand from the formulas of docs/ranking.md. */
 #include "check.h"
 #include "docmetrics.h"
+#include "numbers.h"
 #include "rank.h"
 
 #include <json-c/json.h>
@@ -176,7 +177,27 @@ static void test_nothing_present(void) {
   json_object_put(m);
 }
 
+/* parse_size (numbers.h), which --llc-bytes and run's --memory-limit
+ * share: values worked out by hand. */
+static void test_sizes(void) {
+  uint64_t v = 0;
+  EXPECT(parse_size("64", 64, 1e18, &v) == 0 && v == 64);
+  EXPECT(parse_size("1K", 0, 1e18, &v) == 0 && v == 1024);
+  EXPECT(parse_size("1.5m", 0, 1e18, &v) == 0 && v == 1536 * 1024);
+  EXPECT(parse_size("2G", 0, 1e18, &v) == 0 && v == 2ull << 30);
+  EXPECT(parse_size("3T", 0, 1e18, &v) == 0 && v == 3ull << 40);
+  EXPECT(parse_size("63", 64, 1e18, &v) == -1);
+  EXPECT(parse_size("1M", 0, 1e6, &v) == -1); /* 1048576 > max */
+  EXPECT(parse_size("12Q", 0, 1e18, &v) == -1);
+  EXPECT(parse_size("1KB", 0, 1e18, &v) == -1);
+  EXPECT(parse_size("-1", 0, 1e18, &v) == -1);
+  EXPECT(parse_size(" 1", 0, 1e18, &v) == -1);
+  EXPECT(parse_size("", 0, 1e18, &v) == -1);
+  EXPECT(parse_size("1e400", 0, 1e18, &v) == -1);
+}
+
 int main(void) {
+  RUN(test_sizes);
   RUN(test_miss_power_of_two);
   RUN(test_miss_interpolated);
   RUN(test_default_machine);
