@@ -245,17 +245,6 @@ static size_t count_exceeding(const struct doc_diff *d,
   return n;
 }
 
-static int same_mode(const struct pisa_docset *set) {
-  const char *a = json_object_get_string(json_at(set->docs[0].root, "mode"));
-  const char *b = json_object_get_string(json_at(set->docs[1].root, "mode"));
-  if (!strcmp(a, b))
-    return 1;
-  error("diff: %s is a %s-mode document and %s a %s-mode one; compare "
-        "documents of one mode",
-        set->docs[0].path, a, set->docs[1].path, b);
-  return 0;
-}
-
 int cmd_diff(int argc, char **argv) {
   struct options o = {.fail_above = -1};
   int status = cmdline_parse(&diff_line, argc, argv, take_option, &o);
@@ -266,11 +255,10 @@ int cmd_diff(int argc, char **argv) {
   struct pisa_docset set;
   if (docset_load(&set, argv + optind, 2))
     return 2;
-  if (set.count != 2 || !same_mode(&set)) {
-    if (set.count != 2)
-      error("diff: expected two documents, got %zu (a directory gives all "
-            "of its documents)",
-            set.count);
+  if (set.count != 2) { /* (docset_load refused two modes already) */
+    error("diff: expected two documents, got %zu (a directory gives all "
+          "of its documents)",
+          set.count);
     docset_free(&set);
     return 2;
   }
