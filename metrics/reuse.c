@@ -15,6 +15,7 @@
 
 enum {
   WINDOW = 16,        /* most recent distinct blocks kept outside the engine */
+  NEAR = 3,           /* window positions checked one by one first */
   MODE_PERIOD = 1024, /* references between choices of window or bypass */
   CHUNK = 4096,       /* references per pipeline run (the scratch list) */
   PIPE_GROUP = 12,    /* references per pipeline step */
@@ -685,6 +686,26 @@ ALWAYS_INLINE unsigned window_find(const struct reuse_engine *e,
   return (unsigned)(sum[0] + sum[1] + sum[2] + sum[3]);
 }
 
+/* Position of block among the first NEAR blocks of a full window, or
+ * NEAR: scalar compares, cheaper than window_find when, as with a few
+ * interleaved streams, most references are to the block just referenced
+ * or to one of the few before it. */
+ALWAYS_INLINE unsigned window_find_near(const struct reuse_engine *e,
+                                        uint64_t block) {
+  unsigned k = 0;
+  while (k < NEAR && e->window[k] != block)
+    k++;
+  return k;
+}
+
+/* Moves the block at window position k < NEAR to the front. */
+ALWAYS_INLINE void window_near_to_front(struct reuse_engine *e, unsigned k,
+                                        uint64_t block) {
+  for (unsigned j = k; j > 0; j--)
+    e->window[j] = e->window[j - 1];
+  e->window[0] = block;
+}
+
 /* Position of block among the first nwin (< WINDOW) blocks, or nwin. */
 ALWAYS_INLINE unsigned window_find_partial(const struct reuse_engine *e,
                                            uint64_t block) {
@@ -725,18 +746,12 @@ ALWAYS_INLINE size_t window_pass(struct reuse_engine *e, const uint64_t *addrs,
     uint64_t block = addrs[i] >> e->shift;
     unsigned k;
     if (e->nwin == WINDOW) {
-      if (e->window[0] == block) {
-        p->bins[i] = 0;
+      k = window_find_near(e, block);
+      if (k < NEAR) {
+        window_near_to_front(e, k, block);
+        p->bins[i] = bin_of(k);
         if (p->distances)
-          p->distances[i] = 0;
-        continue;
-      }
-      if (e->window[1] == block) { /* two interleaved streams */
-        e->window[1] = e->window[0];
-        e->window[0] = block;
-        p->bins[i] = 1;
-        if (p->distances)
-          p->distances[i] = 1;
+          p->distances[i] = k;
         continue;
       }
       k = window_find(e, block);
