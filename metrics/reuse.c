@@ -15,6 +15,7 @@
 
 enum {
   WINDOW = 16,        /* most recent distinct blocks kept outside the engine */
+  NEAR = 3,           /* window positions checked one by one first */
   MODE_PERIOD = 1024, /* references between choices of window or bypass */
   CHUNK = 4096,       /* references per pipeline run (the scratch list) */
   PIPE_GROUP = 12,    /* references per pipeline step */
@@ -200,12 +201,18 @@ static uint32_t line_bits(const uint64_t *words, uint64_t line) {
   return n;
 }
 
-/* Set bits below stamp p (p <= tail). */
-ALWAYS_INLINE uint64_t index_rank(const struct stamp_index *x, uint64_t p) {
-  uint64_t n = line_bits_before(x->words, p) + x->lines[p >> LINE_SHIFT];
+/* Set bits below the start of stamp p's line (p <= tail). */
+ALWAYS_INLINE uint64_t index_line_rank(const struct stamp_index *x,
+                                       uint64_t p) {
+  uint64_t n = x->lines[p >> LINE_SHIFT];
   for (unsigned k = 0; k < x->nupper; k++)
     n += x->upper[k][p >> upper_shift(k)];
   return n;
+}
+
+/* Set bits below stamp p (p <= tail). */
+ALWAYS_INLINE uint64_t index_rank(const struct stamp_index *x, uint64_t p) {
+  return line_bits_before(x->words, p) + index_line_rank(x, p);
 }
 
 /* Clears the bit of stamp p (p <= tail). */
@@ -374,6 +381,24 @@ ALWAYS_INLINE uint8_t bin_of(uint64_t distance) {
   return distance ? (uint8_t)(64 - __builtin_clzll(distance)) : 0;
 }
 
+/* The bin of the distance top - (set bits below stamp p), also stored into
+ * *distance when distance is not NULL.  For bins alone, the bits before p
+ * within its line (at most p's offset in the line) are counted only when
+ * the distances they allow span two bins, which far reuses, the dearest,
+ * seldom do: a bin at distance d is about d / 2 wide. */
+ALWAYS_INLINE uint8_t count_bin(const struct stamp_index *x, uint64_t p,
+                                uint64_t top, uint64_t *distance) {
+  uint64_t most = top - index_line_rank(x, p);
+  uint64_t least = most - (p & ((UINT64_C(1) << LINE_SHIFT) - 1));
+  if (!distance && least - 1 < most &&
+      __builtin_clzll(least) == __builtin_clzll(most))
+    return bin_of(most);
+  uint64_t exact = most - line_bits_before(x->words, p);
+  if (distance)
+    *distance = exact;
+  return bin_of(exact);
+}
+
 /* Stage 3, in program order: the window's evicted block, if any, takes the
  * newest stamp; the missed block's distance is the window blocks above it
  * plus the engine's live stamps after its previous one, and it leaves the
@@ -389,8 +414,8 @@ ALWAYS_INLINE void stage_count(struct reuse_engine *e, struct pipe *p,
     e->live++;
   }
   if (r.prev) {
-    distance = r.above + e->live - 1 - index_rank(x, r.prev);
-    bin = bin_of(distance);
+    bin = count_bin(x, r.prev, r.above + e->live - 1,
+                    p->distances ? &distance : NULL);
     index_clear(x, r.prev);
     e->live--;
   } else {
@@ -481,8 +506,7 @@ ALWAYS_INLINE void plain_count(struct reuse_engine *e, struct pipe *p,
   uint64_t distance = UINT64_MAX;
   uint8_t bin = REUSE_COLD;
   if (r.prev) {
-    distance = e->live - 1 - index_rank(x, r.prev);
-    bin = bin_of(distance);
+    bin = count_bin(x, r.prev, e->live - 1, p->distances ? &distance : NULL);
     index_clear(x, r.prev);
   } else {
     e->live++;
@@ -662,6 +686,26 @@ ALWAYS_INLINE unsigned window_find(const struct reuse_engine *e,
   return (unsigned)(sum[0] + sum[1] + sum[2] + sum[3]);
 }
 
+/* Position of block among the first NEAR blocks of a full window, or
+ * NEAR: scalar compares, cheaper than window_find when, as with a few
+ * interleaved streams, most references are to the block just referenced
+ * or to one of the few before it. */
+ALWAYS_INLINE unsigned window_find_near(const struct reuse_engine *e,
+                                        uint64_t block) {
+  unsigned k = 0;
+  while (k < NEAR && e->window[k] != block)
+    k++;
+  return k;
+}
+
+/* Moves the block at window position k < NEAR to the front. */
+ALWAYS_INLINE void window_near_to_front(struct reuse_engine *e, unsigned k,
+                                        uint64_t block) {
+  for (unsigned j = k; j > 0; j--)
+    e->window[j] = e->window[j - 1];
+  e->window[0] = block;
+}
+
 /* Position of block among the first nwin (< WINDOW) blocks, or nwin. */
 ALWAYS_INLINE unsigned window_find_partial(const struct reuse_engine *e,
                                            uint64_t block) {
@@ -702,18 +746,12 @@ ALWAYS_INLINE size_t window_pass(struct reuse_engine *e, const uint64_t *addrs,
     uint64_t block = addrs[i] >> e->shift;
     unsigned k;
     if (e->nwin == WINDOW) {
-      if (e->window[0] == block) {
-        p->bins[i] = 0;
+      k = window_find_near(e, block);
+      if (k < NEAR) {
+        window_near_to_front(e, k, block);
+        p->bins[i] = bin_of(k);
         if (p->distances)
-          p->distances[i] = 0;
-        continue;
-      }
-      if (e->window[1] == block) { /* two interleaved streams */
-        e->window[1] = e->window[0];
-        e->window[0] = block;
-        p->bins[i] = 1;
-        if (p->distances)
-          p->distances[i] = 1;
+          p->distances[i] = k;
         continue;
       }
       k = window_find(e, block);

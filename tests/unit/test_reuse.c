@@ -80,35 +80,74 @@ static const unsigned windows[] = {16, 1, 2, 3, 5, 8, 15};
 /* 0: cycle through windows[]; else every engine gets this window. */
 static unsigned forced_window;
 
-static struct reuse_engine *run_engine(const uint64_t *addrs, size_t n,
-                                       unsigned shift, enum split how,
-                                       uint32_t gap, uint64_t *dist,
-                                       uint8_t *bins) {
-  static unsigned runs;
+/* How one run is set up: the window, the portable code or not. */
+struct setup {
+  unsigned window;
+  int baseline;
+};
+
+/* The run with this setup; dist may be NULL (bins only). */
+static struct reuse_engine *run_setup(const uint64_t *addrs, size_t n,
+                                      unsigned shift, enum split how,
+                                      uint32_t gap, struct setup setup,
+                                      uint64_t *dist, uint8_t *bins) {
   struct reuse_engine *e = reuse_new(shift);
   EXPECT(e != NULL);
-  reuse_test_set_window(e, forced_window ? forced_window
-                                         : windows[runs % NWINDOWS]);
-  if (runs++ % 2) /* every other run takes the portable code */
+  reuse_test_set_window(e, setup.window);
+  if (setup.baseline)
     reuse_test_use_baseline(e);
   if (gap > 1)
     reuse_test_set_stamp_gap(e, gap);
   for (size_t done = 0; done < n;) {
     size_t len = next_batch(how, n - done);
-    reuse_batch(e, addrs + done, len, bins + done, dist + done);
+    reuse_batch(e, addrs + done, len, bins + done, dist ? dist + done : NULL);
     done += len;
   }
   return e;
 }
 
+/* The next run's setup: the windows in turn, every other run the portable
+ * code. */
+static struct setup next_setup(void) {
+  static unsigned runs;
+  struct setup setup = {forced_window ? forced_window
+                                      : windows[runs % NWINDOWS],
+                        (int)(runs % 2)};
+  runs++;
+  return setup;
+}
+
+static struct reuse_engine *run_engine(const uint64_t *addrs, size_t n,
+                                       unsigned shift, enum split how,
+                                       uint32_t gap, uint64_t *dist,
+                                       uint8_t *bins) {
+  return run_setup(addrs, n, shift, how, gap, next_setup(), dist, bins);
+}
+
+/* Bins alone (no distances asked, which lets the engine skip counting
+ * within a line) against the brute force's, with the other code variant. */
+static void check_bins_only(const uint64_t *addrs, size_t n, unsigned shift,
+                            enum split how, uint32_t gap, struct setup setup,
+                            const uint64_t *want) {
+  uint8_t *bins = malloc(n);
+  setup.baseline = !setup.baseline;
+  reuse_free(run_setup(addrs, n, shift, how, gap, setup, NULL, bins));
+  for (size_t i = 0; i < n && current_ok; i++)
+    EXPECT_EQ(bins[i], reference_bin(want[i]));
+  free(bins);
+}
+
 /* Compares every distance and bin with the brute force, and the number of
- * distinct blocks with the cold references. */
+ * distinct blocks with the cold references; then the bins of a run that
+ * asks for bins only. */
 static void check_stream(const uint64_t *addrs, size_t n, unsigned shift,
                          enum split how, uint32_t gap) {
   uint64_t *want = malloc(n * sizeof(*want)), *got = malloc(n * sizeof(*got));
   uint8_t *bins = malloc(n);
   brute_distances(addrs, n, shift, want);
-  struct reuse_engine *e = run_engine(addrs, n, shift, how, gap, got, bins);
+  struct setup setup = next_setup();
+  struct reuse_engine *e =
+      run_setup(addrs, n, shift, how, gap, setup, got, bins);
   uint64_t cold = 0;
   for (size_t i = 0; i < n && current_ok; i++) {
     if (got[i] != want[i] || bins[i] != reference_bin(want[i]))
@@ -121,6 +160,7 @@ static void check_stream(const uint64_t *addrs, size_t n, unsigned shift,
   EXPECT_EQ(reuse_distinct_blocks(e), cold);
   EXPECT(!reuse_out_of_memory(e));
   reuse_free(e);
+  check_bins_only(addrs, n, shift, how, gap, setup, want);
   free(want);
   free(got);
   free(bins);
