@@ -31,7 +31,10 @@ struct sched *sched_new(const struct sched_config *config,
     s->cfg.n_windows = SCHED_MAX_WINDOWS;
   s->n_sched = s->cfg.n_windows + (s->cfg.bblp ? 2 : 0);
   s->stride = s->n_sched + TAG_WORDS;
-  s->entry_words = 1 + 2 * s->n_sched + TAG_WORDS;
+  s->entry_words = 1 + 2 * s->n_sched + (s->cfg.bblp ? TAG_WORDS : 0);
+  s->wide_at = s->cfg.narrow_limit && s->cfg.narrow_limit < NARROW_LIMIT
+                   ? s->cfg.narrow_limit
+                   : NARROW_LIMIT;
   s->program = p;
   u64map_init(&s->pages);
   u64map_init(&s->overflow);
@@ -226,11 +229,10 @@ static void end_instance(struct sched *s, struct frame *fr) {
       if (v[TAG_SEQ] == fr->seq)
         v[TAG_LEVEL] = fr->level;
     }
-    for (size_t i = fr->stores_mark; i < s->n_stores; i++) {
-      uint64_t *tag = s->stores[i] + 1 + 2 * s->n_sched;
-      if (tag[TAG_SEQ] == fr->seq)
-        tag[TAG_LEVEL] = fr->level;
-    }
+    size_t tag = 1 + 2 * (size_t)s->n_sched;
+    for (size_t i = fr->stores_mark; i < s->n_stores; i++)
+      if (entry_get(s->stores[i], tag + TAG_SEQ, s->wide) == fr->seq)
+        entry_set(s->stores[i], tag + TAG_LEVEL, fr->level, s->wide);
   }
   s->n_stores = fr->stores_mark;
   fr->seq = 0;
