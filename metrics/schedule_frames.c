@@ -84,23 +84,23 @@ uint64_t sched_desync(const struct sched *s) { return s->desync; }
 
 /* ---- Static state, created at first sight -------------------------- */
 
-/* The block's instructions and operand offsets for this scheduler's slot
- * width (the program gives slots; a slot is `stride` words here). */
+/* The block's instructions and, for each, the frame offsets of the
+ * operands it depends on (constants and globals dropped: the schedule
+ * template of the block), for this scheduler's slot width (the program
+ * gives slots; a slot is `stride` words here). */
 static int decode_block(struct sched *s, struct block_state *b) {
   const struct program_block *pb = b->pb;
   uint32_t n = pb->n_instrs;
   if (!n)
     return 0;
-  uint32_t count = 0;
-  for (uint32_t k = 0; k < n; k++) {
-    const struct program_instr *in = &pb->instrs[k];
-    if (in->n_operands && in->first_operand + in->n_operands > count)
-      count = in->first_operand + in->n_operands;
-  }
+  size_t count = 0;
+  for (uint32_t k = 0; k < n; k++)
+    count += pb->instrs[k].n_operands;
   if (!(b->op_off = malloc((count ? count : 1) * sizeof *b->op_off)))
     return -1;
   if (!(b->uops = malloc(n * sizeof *b->uops)))
     return -1;
+  uint32_t used = 0;
   for (uint32_t k = 0; k < n; k++) {
     const struct program_instr *in = &pb->instrs[k];
     b->uops[k] = (struct uop){
@@ -108,17 +108,18 @@ static int decode_block(struct sched *s, struct block_state *b) {
         .cat = in->category,
         .index_update = (in->flags & PROGRAM_INSTR_INDEX_UPDATE) != 0,
         .has_site = in->site != PROGRAM_NONE,
-        .n_ops = in->n_operands,
         .out = (pb->first_slot + k) * s->stride,
-        .ops = in->first_operand};
+        .ops = used};
+    for (uint32_t j = 0; j < in->n_operands; j++) {
+      uint32_t slot = pb->operands[in->first_operand + j];
+      if (slot != PROGRAM_NONE)
+        b->op_off[used++] = slot * s->stride;
+    }
+    b->uops[k].n_ops = used - b->uops[k].ops;
     /* Only index updates and branches: omitted from PBBLP. */
     if (!(in->flags & PROGRAM_INSTR_INDEX_UPDATE) && in->opcode != 2 &&
         in->opcode != 3) /* br, switch */
       b->pbblp_counted = 1;
-  }
-  for (uint32_t j = 0; j < count; j++) {
-    uint32_t slot = pb->operands[j];
-    b->op_off[j] = slot == PROGRAM_NONE ? NO_SLOT : slot * s->stride;
   }
   return 0;
 }

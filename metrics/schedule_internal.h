@@ -11,7 +11,6 @@
 #define PAGE_SHIFT 12 /* shadow pages of memory state cover 4 KiB */
 #define PAGE_CACHE 16
 #define MAX_ACCESSES 256 /* addresses one instruction can touch (lanes) */
-#define NO_SLOT UINT32_MAX
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #define NARROW_LIMIT (UINT64_C(1) << 32) /* values 32-bit words hold */
 
@@ -36,9 +35,9 @@ struct uop {
   uint8_t op, cat;
   uint8_t index_update; /* PROGRAM_INSTR_INDEX_UPDATE */
   uint8_t has_site;     /* the block's next site is this instruction */
-  uint32_t n_ops;
-  uint32_t out; /* word offset of its value slot in the frame */
-  uint32_t ops; /* its first operand's offset in op_off */
+  uint32_t n_ops;       /* operands it depends on */
+  uint32_t out;         /* word offset of its value slot in the frame */
+  uint32_t ops;         /* its first operand's offset in op_off */
 };
 
 struct block_state {
@@ -47,8 +46,8 @@ struct block_state {
   int pbblp_counted;              /* not only index updates and branches */
   uint64_t instances, max_level;
   uint64_t *last_end; /* per site: end address of its previous access */
-  /* Word offsets in the frame of its instructions' operands (NO_SLOT for
-   * none), in the order of the block's operand slots. */
+  /* Word offsets in the frame of the operands its instructions depend on,
+   * instruction by instruction (constants and globals left out). */
   uint32_t *op_off;
   struct uop *uops; /* its instructions, pre-decoded */
 };

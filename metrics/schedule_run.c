@@ -62,8 +62,6 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
   const uint32_t *off = b->op_off + u->ops;
   const uint64_t *frame = h->frame;
   for (uint32_t j = 0; j < u->n_ops; j++) {
-    if (off[j] == NO_SLOT)
-      continue;
     const uint64_t *v = frame + off[j];
     for (unsigned i = 0; i < S; i++)
       dep[i] = v[i] > dep[i] ? v[i] : dep[i];
@@ -248,12 +246,15 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
   struct access acc[MAX_ACCESSES];
   struct fn_state *fs = fr->fs;
   const uint64_t block_tag = (uint64_t)fr->block + 1;
-  struct hot h = {.frame = s->vals + fr->base,
-                  .seq = fr->seq,
-                  .level = fr->level,
-                  .wrote = fr->wrote,
-                  .late = fr->late,
-                  .bb_prev = {fr->bb_prev[0], fr->bb_prev[1]}};
+  struct hot h; /* only the schedules' words: it is set at every instance */
+  h.frame = s->vals + fr->base;
+  h.seq = fr->seq;
+  h.level = fr->level;
+  h.wrote = fr->wrote;
+  h.late = fr->late;
+  h.bb_prev[0] = fr->bb_prev[0];
+  h.bb_prev[1] = fr->bb_prev[1];
+  h.n = 0;
   for (unsigned c = 0; c < S; c++)
     h.cycles[c] = s->cycles[c];
   for (unsigned w = 0; w < NW; w++) {
@@ -271,7 +272,7 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
     if (site_i >= end_site && site->kind != PROGRAM_SITE_CALL)
       break; /* the rest of the instance comes with the next batch */
     size_t n_acc = site_accesses(s, ev, &next, last, site_i, site, acc, WIDE);
-    if (site->kind <= PROGRAM_SITE_STORE && n_acc)
+    if (NW && site->kind <= PROGRAM_SITE_STORE && n_acc) /* DLP2 */
       contiguity(s, fr, b, site_i, &pb->instrs[k], acc[0].addr, site->size);
     schedule(s, &h, fs, b, block_tag, k, acc, n_acc, S, NW, BB, WIDE);
     k++;
