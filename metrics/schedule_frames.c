@@ -36,6 +36,8 @@ struct sched *sched_new(const struct sched_config *config,
                    ? s->cfg.narrow_limit
                    : NARROW_LIMIT;
   s->program = p;
+  memset(s->op_fn, 0xff, sizeof s->op_fn); /* NONE32 */
+  memset(s->cat_fn, 0xff, sizeof s->cat_fn);
   u64map_init(&s->pages);
   u64map_init(&s->overflow);
   size_t nw = s->cfg.n_windows ? s->cfg.n_windows : 1;
@@ -124,6 +126,54 @@ static int decode_block(struct sched *s, struct block_state *b) {
   return 0;
 }
 
+/* Whether block b has an instruction of opcode `op` (or of category `cat`
+ * when op is PISA_OPCODE_MAX). */
+static int block_has(const struct block_state *b, unsigned op, unsigned cat) {
+  for (uint32_t k = 0; k < b->pb->n_instrs; k++)
+    if (op < PISA_OPCODE_MAX ? b->uops[k].op == op : b->uops[k].cat == cat)
+      return 1;
+  return 0;
+}
+
+/* Function fn runs an opcode (or category) whose thread spans are `span`
+ * (one row of `len` per window) at index i and whose function so far is
+ * *owner.  A second function makes it shared: the thread's spans so far
+ * are the first function's, and that function's blocks that run it keep
+ * the thread's spans from now on. */
+static void claim(struct sched *s, uint32_t *owner, uint32_t fn,
+                  struct span *span, size_t len, unsigned op, unsigned cat) {
+  if (*owner == NONE32)
+    *owner = fn;
+  if (*owner == fn || *owner == SHARED_FN)
+    return;
+  const struct fn_state *f = *owner < s->n_fns ? s->fns[*owner] : NULL;
+  size_t i = op < PISA_OPCODE_MAX ? op : cat;
+  for (unsigned w = 0; w < s->cfg.n_windows; w++)
+    span[w * len + i] = f ? (op < PISA_OPCODE_MAX ? f->op : f->cat)[w * len + i]
+                          : (struct span){0, 0};
+  const struct program_function *pf = &s->program->functions[*owner];
+  for (uint32_t id = pf->first_block;
+       id < pf->first_block + pf->n_blocks && id < s->n_blocks; id++)
+    if (s->blocks[id].pb && block_has(&s->blocks[id], op, cat))
+      s->blocks[id].solo = 0;
+  *owner = SHARED_FN;
+}
+
+/* A block seen for the first time claims its opcodes and categories for
+ * its function; it is solo when none of them is shared. */
+static void claim_block(struct sched *s, struct block_state *b) {
+  uint32_t fn = b->pb->function;
+  b->solo = 1;
+  for (uint32_t k = 0; k < b->pb->n_instrs; k++) {
+    const struct uop *u = &b->uops[k];
+    claim(s, &s->op_fn[u->op], fn, s->op, PISA_OPCODE_MAX, u->op, 0);
+    claim(s, &s->cat_fn[u->cat], fn, s->cat, PISA_CAT_COUNT, PISA_OPCODE_MAX,
+          u->cat);
+    if (s->op_fn[u->op] == SHARED_FN || s->cat_fn[u->cat] == SHARED_FN)
+      b->solo = 0;
+  }
+}
+
 static struct block_state *block_state(struct sched *s, uint32_t id) {
   if (id >= s->n_blocks) {
     size_t cap = s->n_blocks;
@@ -141,8 +191,10 @@ static struct block_state *block_state(struct sched *s, uint32_t id) {
   b->pb = pb;
   b->entry = id == s->program->functions[pb->function].first_block;
   b->last_end = calloc(pb->n_sites ? pb->n_sites : 1, sizeof *b->last_end);
-  if (b->last_end && decode_block(s, b) == 0)
+  if (b->last_end && decode_block(s, b) == 0) {
+    claim_block(s, b);
     return b;
+  }
   free(b->last_end);
   free(b->op_off);
   free(b->uops);

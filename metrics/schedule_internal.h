@@ -8,6 +8,8 @@
 #include "u64map.h"
 
 #define NONE32 UINT32_MAX
+/* The owner of an opcode or category that many functions run. */
+#define SHARED_FN (UINT32_MAX - 1)
 #define PAGE_SHIFT 12 /* shadow pages of memory state cover 4 KiB */
 #define PAGE_CACHE 16
 #define MAX_ACCESSES 256 /* addresses one instruction can touch (lanes) */
@@ -44,6 +46,9 @@ struct block_state {
   const struct program_block *pb; /* NULL until the block is first seen */
   int entry;                      /* its function's entry block */
   int pbblp_counted;              /* not only index updates and branches */
+  /* No other function runs its opcodes and categories: the thread's spans
+   * of them are its function's, and its instances leave them alone. */
+  int solo;
   uint64_t instances, max_level;
   uint64_t *last_end; /* per site: end address of its previous access */
   /* Word offsets in the frame of the operands its instructions depend on,
@@ -116,7 +121,11 @@ struct sched {
   uint64_t floor[SCHED_MAX_WINDOWS];
 
   uint64_t cycles[SCHED_MAX_WINDOWS + 2];
-  struct span *cat, *op; /* the thread's spans [window][...] */
+  /* The thread's spans [window][...], kept for the opcodes and categories
+   * of more than one function (SHARED_FN in op_fn, cat_fn); the others'
+   * are those of the one function (NONE32: none yet) that runs them. */
+  struct span *cat, *op;
+  uint32_t op_fn[PISA_OPCODE_MAX], cat_fn[PISA_CAT_COUNT];
   uint64_t n, n_op[PISA_OPCODE_MAX];
   uint64_t accesses[2], contiguous[2];
 

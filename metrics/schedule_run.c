@@ -51,7 +51,7 @@ static inline void level_dep(struct hot *h, uint64_t seq, uint64_t block,
 static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
                                    struct fn_state *fs, struct block_state *b,
                                    uint64_t block_tag, uint32_t k,
-                                   struct access *acc, size_t n_acc,
+                                   struct access *acc, size_t n_acc, int solo,
                                    const unsigned S, const unsigned NW,
                                    const int BB, const int WIDE) {
   const struct uop *u = &b->uops[k];
@@ -101,8 +101,10 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
     }
     issue[w] = t;
     h->cycles[w] = t > h->cycles[w] ? t : h->cycles[w];
-    span_add(&s->cat[w * PISA_CAT_COUNT + cat], t);
-    span_add(&s->op[w * PISA_OPCODE_MAX + op], t);
+    if (!solo) {
+      span_add(&s->cat[w * PISA_CAT_COUNT + cat], t);
+      span_add(&s->op[w * PISA_OPCODE_MAX + op], t);
+    }
     span_add(&fs->total[w], t);
     span_add(&fs->cat[w * PISA_CAT_COUNT + cat], t);
     span_add(&fs->op[w * PISA_OPCODE_MAX + op], t);
@@ -246,6 +248,7 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
   struct access acc[MAX_ACCESSES];
   struct fn_state *fs = fr->fs;
   const uint64_t block_tag = (uint64_t)fr->block + 1;
+  const int solo = b->solo;
   struct hot h; /* only the schedules' words: it is set at every instance */
   h.frame = s->vals + fr->base;
   h.seq = fr->seq;
@@ -264,7 +267,7 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
   uint32_t k = fr->cursor, site_i = fr->site;
   while (k < n_instrs) {
     if (!b->uops[k].has_site) {
-      schedule(s, &h, fs, b, block_tag, k, NULL, 0, S, NW, BB, WIDE);
+      schedule(s, &h, fs, b, block_tag, k, NULL, 0, solo, S, NW, BB, WIDE);
       k++;
       continue;
     }
@@ -274,7 +277,7 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
     size_t n_acc = site_accesses(s, ev, &next, last, site_i, site, acc, WIDE);
     if (NW && site->kind <= PROGRAM_SITE_STORE && n_acc) /* DLP2 */
       contiguity(s, fr, b, site_i, &pb->instrs[k], acc[0].addr, site->size);
-    schedule(s, &h, fs, b, block_tag, k, acc, n_acc, S, NW, BB, WIDE);
+    schedule(s, &h, fs, b, block_tag, k, acc, n_acc, solo, S, NW, BB, WIDE);
     k++;
     if (site->kind == PROGRAM_SITE_CALL) {
       fr->pending = site_i++;

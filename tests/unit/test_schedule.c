@@ -339,6 +339,12 @@ static void test_calls(void) {
   NEAR(val(&fmain.win[0].ilp), 1.0);
   NEAR(val(&ff.win[0].ilp), 1.5);
   NEAR(val(&t.bblp), 7.0 / 6);
+  /* Adds in the thread: a 1, y 2, z 1, s 4, new highs at 1, 2, 4: 4/3;
+   * in main a 1, s 4: 1; in f y 2, z 1: 2.  Rets: f's 3, main's 5: 1. */
+  NEAR(val(&t.win[0].op[ADD]), 4.0 / 3);
+  NEAR(val(&fmain.win[0].op[ADD]), 1.0);
+  NEAR(val(&ff.win[0].op[ADD]), 2.0);
+  NEAR(val(&t.win[0].op[RET]), 1.0);
 
   nt = 0; /* f never ran: the call went to code without instrumentation */
   ev_block(0);
