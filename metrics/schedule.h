@@ -25,6 +25,11 @@ struct sched_config {
    * hold (0 = no limit); accesses beyond it carry no memory dependency
    * and make the results approximate. */
   uint64_t max_memory_bytes;
+  /* Memory-dependency entries hold cycles and instance numbers below this
+   * in 32-bit words, and widen to 64 bits before one could reach it (0:
+   * 2^32).  The results do not depend on it; tests lower it to make
+   * entries widen in the middle of a stream. */
+  uint64_t narrow_limit;
 };
 
 struct sched;

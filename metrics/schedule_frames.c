@@ -31,8 +31,13 @@ struct sched *sched_new(const struct sched_config *config,
     s->cfg.n_windows = SCHED_MAX_WINDOWS;
   s->n_sched = s->cfg.n_windows + (s->cfg.bblp ? 2 : 0);
   s->stride = s->n_sched + TAG_WORDS;
-  s->entry_words = 1 + 2 * s->n_sched + TAG_WORDS;
+  s->entry_words = 1 + 2 * s->n_sched + (s->cfg.bblp ? TAG_WORDS : 0);
+  s->wide_at = s->cfg.narrow_limit && s->cfg.narrow_limit < NARROW_LIMIT
+                   ? s->cfg.narrow_limit
+                   : NARROW_LIMIT;
   s->program = p;
+  memset(s->op_fn, 0xff, sizeof s->op_fn); /* NONE32 */
+  memset(s->cat_fn, 0xff, sizeof s->cat_fn);
   u64map_init(&s->pages);
   u64map_init(&s->overflow);
   size_t nw = s->cfg.n_windows ? s->cfg.n_windows : 1;
@@ -81,23 +86,23 @@ uint64_t sched_desync(const struct sched *s) { return s->desync; }
 
 /* ---- Static state, created at first sight -------------------------- */
 
-/* The block's instructions and operand offsets for this scheduler's slot
- * width (the program gives slots; a slot is `stride` words here). */
+/* The block's instructions and, for each, the frame offsets of the
+ * operands it depends on (constants and globals dropped: the schedule
+ * template of the block), for this scheduler's slot width (the program
+ * gives slots; a slot is `stride` words here). */
 static int decode_block(struct sched *s, struct block_state *b) {
   const struct program_block *pb = b->pb;
   uint32_t n = pb->n_instrs;
   if (!n)
     return 0;
-  uint32_t count = 0;
-  for (uint32_t k = 0; k < n; k++) {
-    const struct program_instr *in = &pb->instrs[k];
-    if (in->n_operands && in->first_operand + in->n_operands > count)
-      count = in->first_operand + in->n_operands;
-  }
+  size_t count = 0;
+  for (uint32_t k = 0; k < n; k++)
+    count += pb->instrs[k].n_operands;
   if (!(b->op_off = malloc((count ? count : 1) * sizeof *b->op_off)))
     return -1;
   if (!(b->uops = malloc(n * sizeof *b->uops)))
     return -1;
+  uint32_t used = 0;
   for (uint32_t k = 0; k < n; k++) {
     const struct program_instr *in = &pb->instrs[k];
     b->uops[k] = (struct uop){
@@ -105,19 +110,67 @@ static int decode_block(struct sched *s, struct block_state *b) {
         .cat = in->category,
         .index_update = (in->flags & PROGRAM_INSTR_INDEX_UPDATE) != 0,
         .has_site = in->site != PROGRAM_NONE,
-        .n_ops = in->n_operands,
         .out = (pb->first_slot + k) * s->stride,
-        .ops = in->first_operand};
+        .ops = used};
+    for (uint32_t j = 0; j < in->n_operands; j++) {
+      uint32_t slot = pb->operands[in->first_operand + j];
+      if (slot != PROGRAM_NONE)
+        b->op_off[used++] = slot * s->stride;
+    }
+    b->uops[k].n_ops = used - b->uops[k].ops;
     /* Only index updates and branches: omitted from PBBLP. */
     if (!(in->flags & PROGRAM_INSTR_INDEX_UPDATE) && in->opcode != 2 &&
         in->opcode != 3) /* br, switch */
       b->pbblp_counted = 1;
   }
-  for (uint32_t j = 0; j < count; j++) {
-    uint32_t slot = pb->operands[j];
-    b->op_off[j] = slot == PROGRAM_NONE ? NO_SLOT : slot * s->stride;
-  }
   return 0;
+}
+
+/* Whether block b has an instruction of opcode `op` (or of category `cat`
+ * when op is PISA_OPCODE_MAX). */
+static int block_has(const struct block_state *b, unsigned op, unsigned cat) {
+  for (uint32_t k = 0; k < b->pb->n_instrs; k++)
+    if (op < PISA_OPCODE_MAX ? b->uops[k].op == op : b->uops[k].cat == cat)
+      return 1;
+  return 0;
+}
+
+/* Function fn runs an opcode (or category) whose thread spans are `span`
+ * (one row of `len` per window) at index i and whose function so far is
+ * *owner.  A second function makes it shared: the thread's spans so far
+ * are the first function's, and that function's blocks that run it keep
+ * the thread's spans from now on. */
+static void claim(struct sched *s, uint32_t *owner, uint32_t fn,
+                  struct span *span, size_t len, unsigned op, unsigned cat) {
+  if (*owner == NONE32)
+    *owner = fn;
+  if (*owner == fn || *owner == SHARED_FN)
+    return;
+  const struct fn_state *f = *owner < s->n_fns ? s->fns[*owner] : NULL;
+  size_t i = op < PISA_OPCODE_MAX ? op : cat;
+  for (unsigned w = 0; w < s->cfg.n_windows; w++)
+    span[w * len + i] = f ? (op < PISA_OPCODE_MAX ? f->op : f->cat)[w * len + i]
+                          : (struct span){0, 0};
+  for (uint32_t id = 0; id < s->n_blocks; id++) /* its blocks, inlined too */
+    if (s->blocks[id].pb && s->blocks[id].pb->source == *owner &&
+        block_has(&s->blocks[id], op, cat))
+      s->blocks[id].solo = 0;
+  *owner = SHARED_FN;
+}
+
+/* A block seen for the first time claims its opcodes and categories for
+ * its function; it is solo when none of them is shared. */
+static void claim_block(struct sched *s, struct block_state *b) {
+  uint32_t fn = b->pb->source;
+  b->solo = 1;
+  for (uint32_t k = 0; k < b->pb->n_instrs; k++) {
+    const struct uop *u = &b->uops[k];
+    claim(s, &s->op_fn[u->op], fn, s->op, PISA_OPCODE_MAX, u->op, 0);
+    claim(s, &s->cat_fn[u->cat], fn, s->cat, PISA_CAT_COUNT, PISA_OPCODE_MAX,
+          u->cat);
+    if (s->op_fn[u->op] == SHARED_FN || s->cat_fn[u->cat] == SHARED_FN)
+      b->solo = 0;
+  }
 }
 
 /* The schedule state of function fn, created at its first use. */
@@ -162,8 +215,10 @@ static struct block_state *block_state(struct sched *s, uint32_t id) {
   b->entry = id == s->program->functions[pb->function].first_block;
   b->fs = fn_state(s, pb->source);
   b->last_end = calloc(pb->n_sites ? pb->n_sites : 1, sizeof *b->last_end);
-  if (b->fs && b->last_end && decode_block(s, b) == 0)
+  if (b->fs && b->last_end && decode_block(s, b) == 0) {
+    claim_block(s, b);
     return b;
+  }
   free(b->last_end);
   free(b->op_off);
   free(b->uops);
@@ -227,11 +282,10 @@ static void end_instance(struct sched *s, struct frame *fr) {
       if (v[TAG_SEQ] == fr->seq)
         v[TAG_LEVEL] = fr->level;
     }
-    for (size_t i = fr->stores_mark; i < s->n_stores; i++) {
-      uint64_t *tag = s->stores[i] + 1 + 2 * s->n_sched;
-      if (tag[TAG_SEQ] == fr->seq)
-        tag[TAG_LEVEL] = fr->level;
-    }
+    size_t tag = 1 + 2 * (size_t)s->n_sched;
+    for (size_t i = fr->stores_mark; i < s->n_stores; i++)
+      if (entry_get(s->stores[i], tag + TAG_SEQ, s->wide) == fr->seq)
+        entry_set(s->stores[i], tag + TAG_LEVEL, fr->level, s->wide);
   }
   s->n_stores = fr->stores_mark;
   fr->seq = 0;

@@ -8,11 +8,13 @@
 #include "u64map.h"
 
 #define NONE32 UINT32_MAX
+/* The owner of an opcode or category that many functions run. */
+#define SHARED_FN (UINT32_MAX - 1)
 #define PAGE_SHIFT 12 /* shadow pages of memory state cover 4 KiB */
 #define PAGE_CACHE 16
 #define MAX_ACCESSES 256 /* addresses one instruction can touch (lanes) */
-#define NO_SLOT UINT32_MAX
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NARROW_LIMIT (UINT64_C(1) << 32) /* values 32-bit words hold */
 
 /* A value slot: ready cycle per schedule, then the block instance that
  * produced it (PBBLP): instance sequence number, block + 1, level. */
@@ -36,9 +38,9 @@ struct uop {
   uint8_t op, cat;
   uint8_t index_update; /* PROGRAM_INSTR_INDEX_UPDATE */
   uint8_t has_site;     /* the block's next site is this instruction */
-  uint32_t n_ops;
-  uint32_t out; /* word offset of its value slot in the frame */
-  uint32_t ops; /* its first operand's offset in op_off */
+  uint32_t n_ops;       /* operands it depends on */
+  uint32_t out;         /* word offset of its value slot in the frame */
+  uint32_t ops;         /* its first operand's offset in op_off */
 };
 
 struct block_state {
@@ -48,10 +50,14 @@ struct block_state {
   struct fn_state *fs;
   int entry;         /* its function's entry block */
   int pbblp_counted; /* not only index updates and branches */
+  /* No other source function runs its opcodes and categories: the
+   * thread's spans of them are its function's, and its instances leave
+   * them alone. */
+  int solo;
   uint64_t instances, max_level;
   uint64_t *last_end; /* per site: end address of its previous access */
-  /* Word offsets in the frame of its instructions' operands (NO_SLOT for
-   * none), in the order of the block's operand slots. */
+  /* Word offsets in the frame of the operands its instructions depend on,
+   * instruction by instruction (constants and globals left out). */
   uint32_t *op_off;
   struct uop *uops; /* its instructions, pre-decoded */
 };
@@ -71,8 +77,8 @@ struct frame {
 };
 
 struct shadow_page {
-  uint64_t *base;
-  unsigned shift; /* log2 of the bytes per slot */
+  unsigned char *base; /* entries of entry_words words each */
+  unsigned shift;      /* log2 of the bytes per slot */
 };
 
 struct sched {
@@ -91,12 +97,18 @@ struct sched {
   size_t vals_cap;
 
   /* Memory state by exact start address: shadow pages of entries (key,
-   * store ready[S], load ready[S], tag), one per 2^shift bytes where 2^shift
-   * is the size of the first access to the page (so arrays of doubles, ints
-   * or chars get one per element), found through a small page cache; other
-   * start addresses falling into a taken entry go to overflow chunks.
-   * Entries never move (schedule_memory.c). */
+   * store ready[S], load ready[S], and with BBLP the tag), one per 2^shift
+   * bytes where 2^shift is the size of the first access to the page (so
+   * arrays of doubles, ints or chars get one per element), found through a
+   * small page cache; other start addresses falling into a taken entry go
+   * to overflow chunks.  Entries move only when they widen
+   * (schedule_memory.c).  Their words are 32 bits while every cycle and
+   * instance number fits (each rises by at most one per instruction), 64
+   * bits from the instruction where one might not: `wide`. */
   size_t entry_words;
+  int wide;            /* entry words are 64 bits */
+  uint64_t wide_at;    /* the first value 32-bit words must not reach */
+  uint64_t narrow_to;  /* s->n + next_seq up to which they cannot */
   struct u64map pages; /* page number -> 1 + index in page_base */
   struct shadow_page *page_base;
   size_t n_pages, page_cap;
@@ -105,7 +117,7 @@ struct sched {
     struct shadow_page p;
   } page_cache[PAGE_CACHE];
   struct u64map overflow; /* address -> 1 + overflow entry number */
-  uint64_t **chunks;
+  unsigned char **chunks;
   size_t n_overflow, chunk_cap;
 
   uint64_t *ring[SCHED_MAX_WINDOWS];
@@ -113,13 +125,17 @@ struct sched {
   uint64_t floor[SCHED_MAX_WINDOWS];
 
   uint64_t cycles[SCHED_MAX_WINDOWS + 2];
-  struct span *cat, *op; /* the thread's spans [window][...] */
+  /* The thread's spans [window][...], kept for the opcodes and categories
+   * of more than one function (SHARED_FN in op_fn, cat_fn); the others'
+   * are those of the one function (NONE32: none yet) that runs them. */
+  struct span *cat, *op;
+  uint32_t op_fn[PISA_OPCODE_MAX], cat_fn[PISA_CAT_COUNT];
   uint64_t n, n_op[PISA_OPCODE_MAX];
   uint64_t n_cat[PISA_CAT_COUNT]; /* by program_instr.category */
   uint64_t accesses[2], contiguous[2];
 
   uint64_t next_seq;
-  uint64_t **stores; /* entries stored by the active block instances */
+  void **stores; /* entries stored by the active block instances */
   size_t n_stores, stores_cap;
   uint64_t desync;
   uint64_t untracked; /* accesses that found no memory state */
@@ -137,13 +153,35 @@ static inline void *sched_grow(void *p, size_t *cap, size_t need, size_t size) {
 /* ---- Memory dependencies (schedule_memory.c) ---- */
 const struct shadow_page *sched_shadow_page(struct sched *s, uint64_t page,
                                             unsigned shift);
-uint64_t *sched_overflow_entry(struct sched *s, uint64_t addr);
+void *sched_overflow_entry(struct sched *s, uint64_t addr);
 void sched_memory_free(struct sched *s);
+/* Bytes of one memory entry in the current width. */
+static inline size_t sched_entry_bytes(const struct sched *s) {
+  return s->entry_words << (s->wide ? 3 : 2);
+}
+/* Makes every memory entry 64 bits wide (the stores list follows them);
+ * without memory it forgets them and counts an untracked access. */
+void sched_widen(struct sched *s);
 
-/* The entry of an exact start address (zeroed when new): key, store ready
- * per schedule, load ready per schedule, tag.  NULL without memory. */
-static inline uint64_t *sched_mem_entry(struct sched *s, uint64_t addr,
-                                        uint32_t size) {
+/* Word i of a memory entry of the given width (a constant in the
+ * specialisations of schedule_run.c, so each reads one width). */
+static ALWAYS_INLINE uint64_t entry_get(const void *e, size_t i,
+                                        const int wide) {
+  return wide ? ((const uint64_t *)e)[i] : ((const uint32_t *)e)[i];
+}
+static ALWAYS_INLINE void entry_set(void *e, size_t i, uint64_t v,
+                                    const int wide) {
+  if (wide)
+    ((uint64_t *)e)[i] = v;
+  else
+    ((uint32_t *)e)[i] = (uint32_t)v;
+}
+
+/* The entry of an exact start address (zeroed when new): key (its offset
+ * in the page + 1; overflow entries do not read it), store ready per
+ * schedule, load ready per schedule, tag.  NULL without memory. */
+static ALWAYS_INLINE void *sched_mem_entry(struct sched *s, uint64_t addr,
+                                           uint32_t size, const int wide) {
   unsigned shift = size >= 8 ? 3 : size >= 4 ? 2 : size >= 2 ? 1 : 0;
   uint64_t page = addr >> PAGE_SHIFT;
   unsigned c = (unsigned)(page & (PAGE_CACHE - 1));
@@ -152,12 +190,14 @@ static inline uint64_t *sched_mem_entry(struct sched *s, uint64_t addr,
                                     : sched_shadow_page(s, page, shift);
   if (!p)
     return NULL;
-  size_t slot = (addr & ((UINT64_C(1) << PAGE_SHIFT) - 1)) >> p->shift;
-  uint64_t *e = p->base + slot * s->entry_words;
-  if (e[0] == addr)
+  uint64_t key = (addr & ((UINT64_C(1) << PAGE_SHIFT) - 1)) + 1;
+  void *e =
+      p->base + ((key - 1) >> p->shift) * (s->entry_words << (wide ? 3 : 2));
+  uint64_t k = entry_get(e, 0, wide);
+  if (k == key)
     return e;
-  if (!e[0] && addr) {
-    e[0] = addr;
+  if (!k && addr) {
+    entry_set(e, 0, key, wide);
     return e;
   }
   return sched_overflow_entry(s, addr);

@@ -105,11 +105,32 @@ int sched_block_pbblp(const struct sched *s, uint32_t block,
   return 1;
 }
 
+/* The thread's spans of an opcode or category (`kind`: one row of `len`
+ * per window), from the one function that runs it when it is not shared
+ * (schedule_internal.h). */
+static void thread_spans(const struct sched *s, struct span *out,
+                         const struct span *kept, const uint32_t *owner,
+                         size_t len, int is_op) {
+  for (unsigned w = 0; w < s->cfg.n_windows; w++)
+    for (size_t i = 0; i < len; i++) {
+      const struct fn_state *f = owner[i] < s->n_fns ? s->fns[owner[i]] : NULL;
+      const struct span *from = owner[i] == SHARED_FN ? kept
+                                : !f                  ? NULL
+                                : is_op               ? f->op
+                                                      : f->cat;
+      out[w * len + i] = from ? from[w * len + i] : (struct span){0, 0};
+    }
+}
+
 void sched_thread_result(const struct sched *s, struct par_result *out) {
   par_init(out, &s->cfg);
   out->untracked = s->untracked;
-  fill_scope(s, out, s->n, s->n_op, s->n_cat, s->cycles, s->cat, s->op,
-             s->accesses, s->contiguous);
+  struct span cat[SCHED_MAX_WINDOWS * PISA_CAT_COUNT];
+  struct span op[SCHED_MAX_WINDOWS * PISA_OPCODE_MAX];
+  thread_spans(s, cat, s->cat, s->cat_fn, PISA_CAT_COUNT, 0);
+  thread_spans(s, op, s->op, s->op_fn, PISA_OPCODE_MAX, 1);
+  fill_scope(s, out, s->n, s->n_op, s->n_cat, s->cycles, cat, op, s->accesses,
+             s->contiguous);
   if (!s->cfg.bblp)
     return;
   ratio_add(&out->bblp, ratio(s->n, s->cycles[s->cfg.n_windows]), s->n);

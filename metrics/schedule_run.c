@@ -3,14 +3,14 @@
  * per schedule at 1 + the latest ready cycle of its operands and memory
  * dependencies (and the window's floor, or the block's previous issue),
  * and its value and memory entries take that cycle.  Compiled once for
- * each usual number of schedules. */
+ * each usual number of schedules and each width of memory entries. */
 #include "schedule_internal.h"
 
 /* One access of the instruction being scheduled. */
 struct access {
   uint64_t addr;
   int load, store;
-  uint64_t *entry; /* key, store ready[S], load ready[S], tag */
+  void *entry; /* key, store ready[S], load ready[S], tag */
 };
 
 /* Branch-free: whether an issue sets a new high follows the data. */
@@ -34,24 +34,26 @@ struct hot {
   uint64_t n;
 };
 
-static inline void level_dep(struct hot *h, const uint64_t *tag,
-                             uint64_t block_tag) {
-  if (tag[TAG_BLOCK] == block_tag && tag[TAG_SEQ] != h->seq &&
-      tag[TAG_LEVEL] + 1 > h->level) {
-    h->level = tag[TAG_LEVEL] + 1;
+/* A dependency on the value produced by the instance of tag (seq, block,
+ * level). */
+static inline void level_dep(struct hot *h, uint64_t seq, uint64_t block,
+                             uint64_t level, uint64_t block_tag) {
+  if (block == block_tag && seq != h->seq && level + 1 > h->level) {
+    h->level = level + 1;
     h->late |= h->wrote;
   }
 }
 
 /* Schedules instruction k of the top frame's block, with its accesses.
  * Inlined into specialisations for the usual numbers of schedules: S in
- * all, NW of them ILP windows, BB whether the two BBLP ones follow. */
+ * all, NW of them ILP windows, BB whether the two BBLP ones follow, WIDE
+ * the width of memory entries. */
 static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
                                    struct fn_state *fs, struct block_state *b,
                                    uint64_t block_tag, uint32_t k,
-                                   struct access *acc, size_t n_acc,
+                                   struct access *acc, size_t n_acc, int solo,
                                    const unsigned S, const unsigned NW,
-                                   const int BB) {
+                                   const int BB, const int WIDE) {
   const struct uop *u = &b->uops[k];
   uint64_t dep[SCHED_MAX_WINDOWS + 2];
   for (unsigned i = 0; i < S; i++)
@@ -60,26 +62,29 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
   const uint32_t *off = b->op_off + u->ops;
   const uint64_t *frame = h->frame;
   for (uint32_t j = 0; j < u->n_ops; j++) {
-    if (off[j] == NO_SLOT)
-      continue;
     const uint64_t *v = frame + off[j];
     for (unsigned i = 0; i < S; i++)
       dep[i] = v[i] > dep[i] ? v[i] : dep[i];
     if (BB)
-      level_dep(h, v + S, block_tag);
+      level_dep(h, v[S + TAG_SEQ], v[S + TAG_BLOCK], v[S + TAG_LEVEL],
+                block_tag);
   }
   for (size_t a = 0; a < n_acc; a++) {
-    if (!acc[a].entry)
+    const void *e = acc[a].entry;
+    if (!e)
       continue;
-    const uint64_t *e = acc[a].entry + 1;
     for (unsigned i = 0; i < S; i++) {
-      uint64_t t = e[i]; /* RAW, and WAW for stores */
-      if (acc[a].store && e[S + i] > t)
-        t = e[S + i]; /* WAR */
+      uint64_t t = entry_get(e, 1 + i, WIDE); /* RAW, and WAW for stores */
+      uint64_t war = entry_get(e, 1 + S + i, WIDE);
+      if (acc[a].store && war > t)
+        t = war; /* WAR */
       dep[i] = t > dep[i] ? t : dep[i];
     }
+    const size_t tag = 1 + 2 * S;
     if (acc[a].load && BB)
-      level_dep(h, e + 2 * S, block_tag);
+      level_dep(h, entry_get(e, tag + TAG_SEQ, WIDE),
+                entry_get(e, tag + TAG_BLOCK, WIDE),
+                entry_get(e, tag + TAG_LEVEL, WIDE), block_tag);
   }
 
   uint64_t issue[SCHED_MAX_WINDOWS + 2];
@@ -96,8 +101,10 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
     }
     issue[w] = t;
     h->cycles[w] = t > h->cycles[w] ? t : h->cycles[w];
-    span_add(&s->cat[w * PISA_CAT_COUNT + cat], t);
-    span_add(&s->op[w * PISA_OPCODE_MAX + op], t);
+    if (!solo) {
+      span_add(&s->cat[w * PISA_CAT_COUNT + cat], t);
+      span_add(&s->op[w * PISA_OPCODE_MAX + op], t);
+    }
     span_add(&fs->total[w], t);
     span_add(&fs->cat[w * PISA_CAT_COUNT + cat], t);
     span_add(&fs->op[w * PISA_OPCODE_MAX + op], t);
@@ -128,20 +135,21 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
   }
 
   for (size_t a = 0; a < n_acc; a++) {
-    if (!acc[a].entry)
+    void *__restrict e = acc[a].entry;
+    if (!e)
       continue;
-    uint64_t *__restrict e = acc[a].entry + 1;
     for (unsigned i = 0; i < S; i++) {
       if (acc[a].store)
-        e[i] = issue[i];
-      if (acc[a].load && issue[i] > e[S + i])
-        e[S + i] = issue[i];
+        entry_set(e, 1 + i, issue[i], WIDE);
+      if (acc[a].load && issue[i] > entry_get(e, 1 + S + i, WIDE))
+        entry_set(e, 1 + S + i, issue[i], WIDE);
     }
     if (BB && acc[a].store) { /* PBBLP: the producer, fixed up at its end */
-      e[2 * S + TAG_SEQ] = h->seq;
-      e[2 * S + TAG_BLOCK] = block_tag;
-      e[2 * S + TAG_LEVEL] = h->level;
-      uint64_t **st =
+      const size_t tag = 1 + 2 * S;
+      entry_set(e, tag + TAG_SEQ, h->seq, WIDE);
+      entry_set(e, tag + TAG_BLOCK, block_tag, WIDE);
+      entry_set(e, tag + TAG_LEVEL, h->level, WIDE);
+      void **st =
           sched_grow(s->stores, &s->stores_cap, s->n_stores + 1, sizeof *st);
       if (st) {
         s->stores = st;
@@ -173,25 +181,28 @@ static void contiguity(struct sched *s, struct block_state *b, uint32_t site,
 }
 
 /* One access of the instruction, with its memory entry. */
-static inline void take_access(struct sched *s, struct access *a, uint64_t addr,
-                               int load, int store, uint32_t entry_size) {
-  *a = (struct access){addr, load, store, sched_mem_entry(s, addr, entry_size)};
+static ALWAYS_INLINE void take_access(struct sched *s, struct access *a,
+                                      uint64_t addr, int load, int store,
+                                      uint32_t entry_size, const int WIDE) {
+  *a = (struct access){addr, load, store,
+                       sched_mem_entry(s, addr, entry_size, WIDE)};
   if (!a->entry)
     s->untracked++;
 }
 
 /* The accesses of site `site` (the batch's next ones, from *next on), with
  * their memory entries.  A load, store or RMW has exactly one. */
-static inline size_t site_accesses(struct sched *s,
-                                   const struct event_batch *ev, uint32_t *next,
-                                   uint32_t end, uint32_t site,
-                                   const struct program_site *ps,
-                                   struct access *acc) {
+static ALWAYS_INLINE size_t site_accesses(struct sched *s,
+                                          const struct event_batch *ev,
+                                          uint32_t *next, uint32_t end,
+                                          uint32_t site,
+                                          const struct program_site *ps,
+                                          struct access *acc, const int WIDE) {
   uint32_t entry_size = ps->size ? ps->size : 8;
   unsigned k = ps->kind;
   if (k - 1u < PROGRAM_SITE_RMW && *next < end) {
     take_access(s, acc, ev->addr[(*next)++], k != PROGRAM_SITE_STORE,
-                k != PROGRAM_SITE_LOAD, entry_size);
+                k != PROGRAM_SITE_LOAD, entry_size, WIDE);
     return 1;
   }
   size_t n = 0;
@@ -199,7 +210,7 @@ static inline size_t site_accesses(struct sched *s,
     if (n < MAX_ACCESSES)
       take_access(s, &acc[n++], ev->addr[*next],
                   (ev->kind[*next] & ACCESS_READS) != 0,
-                  (ev->kind[*next] & ACCESS_WRITES) != 0, entry_size);
+                  (ev->kind[*next] & ACCESS_WRITES) != 0, entry_size, WIDE);
   return n;
 }
 
@@ -229,7 +240,7 @@ static ALWAYS_INLINE void store_hot(struct sched *s, struct frame *fr,
 static ALWAYS_INLINE void run_instance(struct sched *s,
                                        const struct event_batch *ev, size_t i,
                                        const unsigned S, const unsigned NW,
-                                       const int BB) {
+                                       const int BB, const int WIDE) {
   struct frame *fr = &s->frames[s->depth - 1];
   struct block_state *b = &s->blocks[fr->block];
   const struct program_block *pb = b->pb;
@@ -239,12 +250,16 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
   struct access acc[MAX_ACCESSES];
   struct fn_state *fs = b->fs;
   const uint64_t block_tag = (uint64_t)fr->block + 1;
-  struct hot h = {.frame = s->vals + fr->base,
-                  .seq = fr->seq,
-                  .level = fr->level,
-                  .wrote = fr->wrote,
-                  .late = fr->late,
-                  .bb_prev = {fr->bb_prev[0], fr->bb_prev[1]}};
+  const int solo = b->solo;
+  struct hot h; /* only the schedules' words: it is set at every instance */
+  h.frame = s->vals + fr->base;
+  h.seq = fr->seq;
+  h.level = fr->level;
+  h.wrote = fr->wrote;
+  h.late = fr->late;
+  h.bb_prev[0] = fr->bb_prev[0];
+  h.bb_prev[1] = fr->bb_prev[1];
+  h.n = 0;
   for (unsigned c = 0; c < S; c++)
     h.cycles[c] = s->cycles[c];
   for (unsigned w = 0; w < NW; w++) {
@@ -254,17 +269,17 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
   uint32_t k = fr->cursor, site_i = fr->site;
   while (k < n_instrs) {
     if (!b->uops[k].has_site) {
-      schedule(s, &h, fs, b, block_tag, k, NULL, 0, S, NW, BB);
+      schedule(s, &h, fs, b, block_tag, k, NULL, 0, solo, S, NW, BB, WIDE);
       k++;
       continue;
     }
     const struct program_site *site = &pb->sites[site_i];
     if (site_i >= end_site && site->kind != PROGRAM_SITE_CALL)
       break; /* the rest of the instance comes with the next batch */
-    size_t n_acc = site_accesses(s, ev, &next, last, site_i, site, acc);
-    if (site->kind <= PROGRAM_SITE_STORE && n_acc)
+    size_t n_acc = site_accesses(s, ev, &next, last, site_i, site, acc, WIDE);
+    if (NW && site->kind <= PROGRAM_SITE_STORE && n_acc) /* DLP2 */
       contiguity(s, b, site_i, &pb->instrs[k], acc[0].addr, site->size);
-    schedule(s, &h, fs, b, block_tag, k, acc, n_acc, S, NW, BB);
+    schedule(s, &h, fs, b, block_tag, k, acc, n_acc, solo, S, NW, BB, WIDE);
     k++;
     if (site->kind == PROGRAM_SITE_CALL) {
       fr->pending = site_i++;
@@ -289,40 +304,61 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
 }
 
 /* The default configurations (windows 0,64 with or without BBLP, BBLP
- * alone) get their own compiled copies; anything else the generic one. */
-static void run_instance_4_2_1(struct sched *s, const struct event_batch *ev,
-                               size_t i) {
-  run_instance(s, ev, i, 4, 2, 1);
-}
-static void run_instance_2_2_0(struct sched *s, const struct event_batch *ev,
-                               size_t i) {
-  run_instance(s, ev, i, 2, 2, 0);
-}
-static void run_instance_2_0_1(struct sched *s, const struct event_batch *ev,
-                               size_t i) {
-  run_instance(s, ev, i, 2, 0, 1);
-}
-static void run_instance_any(struct sched *s, const struct event_batch *ev,
-                             size_t i) {
-  run_instance(s, ev, i, s->n_sched, s->cfg.n_windows, s->cfg.bblp);
-}
+ * alone) get their own compiled copies per entry width; anything else the
+ * generic one. */
+#define RUN_COPY(name, S, NW, BB, WIDE)                                        \
+  static void name(struct sched *s, const struct event_batch *ev, size_t i) {  \
+    run_instance(s, ev, i, S, NW, BB, WIDE);                                   \
+  }
+RUN_COPY(run_4_2_1_narrow, 4, 2, 1, 0)
+RUN_COPY(run_4_2_1_wide, 4, 2, 1, 1)
+RUN_COPY(run_2_2_0_narrow, 2, 2, 0, 0)
+RUN_COPY(run_2_2_0_wide, 2, 2, 0, 1)
+RUN_COPY(run_2_0_1_narrow, 2, 0, 1, 0)
+RUN_COPY(run_2_0_1_wide, 2, 0, 1, 1)
+RUN_COPY(run_any_narrow, s->n_sched, s->cfg.n_windows, s->cfg.bblp, 0)
+RUN_COPY(run_any_wide, s->n_sched, s->cfg.n_windows, s->cfg.bblp, 1)
 
 typedef void (*run_fn)(struct sched *, const struct event_batch *, size_t);
 
 static run_fn run_for(const struct sched *s) {
-  unsigned nw = s->cfg.n_windows;
+  static const run_fn copies[4][2] = {{run_4_2_1_narrow, run_4_2_1_wide},
+                                      {run_2_2_0_narrow, run_2_2_0_wide},
+                                      {run_2_0_1_narrow, run_2_0_1_wide},
+                                      {run_any_narrow, run_any_wide}};
+  unsigned nw = s->cfg.n_windows, c = 3;
   if (nw == 2 && s->cfg.bblp)
-    return run_instance_4_2_1;
-  if (nw == 2)
-    return run_instance_2_2_0;
-  if (nw == 0 && s->cfg.bblp)
-    return run_instance_2_0_1;
-  return run_instance_any;
+    c = 0;
+  else if (nw == 2)
+    c = 1;
+  else if (nw == 0 && s->cfg.bblp)
+    c = 2;
+  return copies[c][s->wide];
+}
+
+/* Before an instance of block id: whether 32-bit entries still hold every
+ * value it can write (its instructions raise the highest cycle by at most
+ * one each, its start the instance number by one); if not, they widen. */
+static int keep_width(struct sched *s, uint32_t id) {
+  uint64_t need = s->n + s->next_seq + s->program->blocks[id].n_instrs + 1;
+  if (s->wide || need <= s->narrow_to)
+    return 1;
+  uint64_t high = s->next_seq;
+  for (unsigned i = 0; i < s->n_sched; i++)
+    high = s->cycles[i] > high ? s->cycles[i] : high;
+  uint64_t room = s->wide_at - 1 - high; /* values may rise by this much */
+  s->narrow_to = s->n + s->next_seq + room;
+  if (high < s->wide_at && need <= s->narrow_to)
+    return 1;
+  sched_widen(s);
+  return 0;
 }
 
 void sched_add_events(struct sched *s, const struct event_batch *ev) {
   run_fn run = run_for(s);
   for (size_t i = 0; i < ev->n_instances; i++) {
+    if (!keep_width(s, ev->block[i]))
+      run = run_for(s);
     unsigned start = ev->start[i] & INSTANCE_START_MASK;
     if (start != INSTANCE_CONTINUED) {
       struct frame *fr =

@@ -340,6 +340,12 @@ static void test_calls(void) {
   NEAR(val(&fmain.win[0].ilp), 1.0);
   NEAR(val(&ff.win[0].ilp), 1.5);
   NEAR(val(&t.bblp), 7.0 / 6);
+  /* Adds in the thread: a 1, y 2, z 1, s 4, new highs at 1, 2, 4: 4/3;
+   * in main a 1, s 4: 1; in f y 2, z 1: 2.  Rets: f's 3, main's 5: 1. */
+  NEAR(val(&t.win[0].op[ADD]), 4.0 / 3);
+  NEAR(val(&fmain.win[0].op[ADD]), 1.0);
+  NEAR(val(&ff.win[0].op[ADD]), 2.0);
+  NEAR(val(&t.win[0].op[RET]), 1.0);
 
   nt = 0; /* f never ran: the call went to code without instrumentation */
   ev_block(0);
@@ -535,8 +541,7 @@ static void test_pbblp_ssa(void) {
  * k - 1 stored first, so levels are 1, 2, ..., n and PBBLP_loop = 1: the
  * level of X_{k-1} must be iteration k-1's final level, not the level it
  * had when it stored X_{k-1}. */
-static void test_pbblp_memory(void) {
-  const unsigned n = 30;
+static void build_loop_through_memory(unsigned n) {
   reset();
   fn("main");
   blk();
@@ -564,8 +569,35 @@ static void test_pbblp_memory(void) {
     ev_addr(0x70000 + 8 * k);                    /* Z_k */
   }
   ev_block(2);
+}
+
+static void test_pbblp_memory(void) {
+  build_loop_through_memory(30);
   struct par_result r = thread_result(&ALL);
   NEAR(val(&r.pbblp), 1.0);
+}
+
+/* Memory entries widen from 32 to 64 bits before a value could reach the
+ * limit, in the middle of the stream, with stores of the previous
+ * iteration still waiting for their level (the loop above); the results
+ * are those of entries that never widen.  Unlimited: i_k is ready at k
+ * (A_{k-1} = k), store X_k k + 1, load X_{k-1} k + 1 (after store X_{k-1}
+ * at k; X_{-1} is free: 1), store Z_k k + 2, A_k k + 1, br k + 2; entry br
+ * 1 and ret 1: 1 + 5 * 30 + 1 instructions, highest cycle 31.  Window 64
+ * holds about 13 iterations, whose issues are all within 12 cycles of
+ * iteration k's: no floor binds, the same 152/31. */
+static void test_widening(void) {
+  const uint64_t limits[] = {0, 2, 10, 25, 60, (uint64_t)1 << 32};
+  for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
+    build_loop_through_memory(30);
+    struct sched_config cfg = ALL;
+    cfg.narrow_limit = limits[l];
+    struct par_result r = thread_result(&cfg);
+    NEAR(val(&r.win[0].ilp), 152.0 / 31);
+    NEAR(val(&r.win[1].ilp), 152.0 / 31);
+    NEAR(val(&r.pbblp), 1.0);
+    EXPECT_EQ(r.untracked, 0);
+  }
 }
 
 /* Beyond the memory limit accesses carry no memory dependency and the
@@ -612,6 +644,7 @@ int main(void) {
   RUN(test_dlp);
   RUN(test_pbblp_ssa);
   RUN(test_pbblp_memory);
+  RUN(test_widening);
   RUN(test_memory_limit);
   RUN(test_merge);
   return check_summary();
