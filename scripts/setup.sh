@@ -19,7 +19,7 @@ done
 packages=(cmake make gcc g++ file llvm-19-dev clang-19 llvm-19-tools
           clang-format-19 libclang-rt-19-dev libomp-19-dev libjson-c-dev libgsl-dev uthash-dev
           libopenmpi-dev openmpi-bin python3 python3-jsonschema json-schema-test-suite
-          valgrind
+          valgrind man-db
           chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do

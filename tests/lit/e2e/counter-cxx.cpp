@@ -9,22 +9,28 @@
 // RUN: %t.plain > %t.expected
 // RUN: %pisa-cxx -O1 -o %t.deep1 %s
 // RUN: %pisa-cxx -O1 --mode=counter -o %t.counter1 %s
-// RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep1.json %t.deep1 >
-// %t.out RUN: diff %t.expected %t.out RUN: %pisa-char -q --force --mode counter
-// -o %t.counter1.json %t.counter1 > %t.out RUN: diff %t.expected %t.out RUN:
-// %python %inputs/counter-compare.py %t.counter1.json %t.deep1.json RUN:
-// %pisa-cxx -O2 -o %t.deep2 %s RUN: %pisa-cxx -O2 --mode=counter -o %t.counter2
-// %s RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep2.json %t.deep2 >
-// %t.out RUN: diff %t.expected %t.out RUN: %pisa-char -q --force --mode counter
-// -o %t.counter2.json %t.counter2 > %t.out RUN: diff %t.expected %t.out RUN:
-// %python %inputs/counter-compare.py %t.counter2.json %t.deep2.json RUN:
-// %pisa-cxx -O3 -o %t.deep3 %s RUN: %pisa-cxx -O3 --mode=counter -o %t.counter3
-// %s RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep3.json %t.deep3 >
-// %t.out RUN: diff %t.expected %t.out RUN: %pisa-char -q --force --mode counter
-// -o %t.counter3.json %t.counter3 > %t.out RUN: diff %t.expected %t.out RUN:
-// %python %inputs/counter-compare.py %t.counter3.json %t.deep3.json The counts
-// below follow from the program by hand (see main); the sorted text starts with
-// its largest byte, and i % 13 has 13 values. RUN: FileCheck %s < %t.expected
+// RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep1.json %t.deep1 > %t.out
+// RUN: diff %t.expected %t.out
+// RUN: %pisa-char -q --force --mode counter -o %t.counter1.json %t.counter1 > %t.out
+// RUN: diff %t.expected %t.out
+// RUN: %python %inputs/counter-compare.py %t.counter1.json %t.deep1.json
+// RUN: %pisa-cxx -O2 -o %t.deep2 %s
+// RUN: %pisa-cxx -O2 --mode=counter -o %t.counter2 %s
+// RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep2.json %t.deep2 > %t.out
+// RUN: diff %t.expected %t.out
+// RUN: %pisa-char -q --force --mode counter -o %t.counter2.json %t.counter2 > %t.out
+// RUN: diff %t.expected %t.out
+// RUN: %python %inputs/counter-compare.py %t.counter2.json %t.deep2.json
+// RUN: %pisa-cxx -O3 -o %t.deep3 %s
+// RUN: %pisa-cxx -O3 --mode=counter -o %t.counter3 %s
+// RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep3.json %t.deep3 > %t.out
+// RUN: diff %t.expected %t.out
+// RUN: %pisa-char -q --force --mode counter -o %t.counter3.json %t.counter3 > %t.out
+// RUN: diff %t.expected %t.out
+// RUN: %python %inputs/counter-compare.py %t.counter3.json %t.deep3.json
+// The counts below follow from the program by hand (see main); the sorted
+// text starts with its largest byte, and i % 13 has 13 values.
+// RUN: FileCheck %s < %t.expected
 // CHECK: coded 82 errors 121 keys 13 sorted 0 1 2 last 299 first z
 #include <algorithm>
 #include <cstdio>

@@ -4,20 +4,21 @@
 // through pointers and recursion, at -O2 and -O0.
 // RUN: %pisa-cc -O2 -o %t.deep %s
 // RUN: %pisa-cc -O2 --mode=counter -o %t.counter %s
-// RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep.json %t.deep 300 |
-// FileCheck %s RUN: %pisa-char -q --force --mode counter -o %t.counter.json
-// %t.counter 300 | FileCheck %s RUN: %validate %t.counter.json RUN: %python
-// %inputs/counter-compare.py %t.counter.json %t.deep.json Without flow
-// conservation (one counter per set, loop spines hoisted): RUN: %pisa-cc -O2
-// --mode=counter -mllvm -pisa-counter-flow=false -o %t.sets %s RUN: %pisa-char
-// -q --force --mode counter -o %t.sets.json %t.sets 300 | FileCheck %s RUN:
-// %python %inputs/counter-compare.py %t.sets.json %t.deep.json RUN: %pisa-cc
-// -O0 -o %t.deep0 %s RUN: %pisa-cc -O0 --mode=counter -o %t.counter0 %s RUN:
-// env PISA_INLINED=0 %pisa-char -q --force -o %t.deep0.json %t.deep0 77 |
-// FileCheck %s --check-prefix=SMALL RUN: %pisa-char -q --force --mode counter
-// -o %t.counter0.json %t.counter0 77 | FileCheck %s --check-prefix=SMALL RUN:
-// %python %inputs/counter-compare.py %t.counter0.json %t.deep0.json CHECK:
-// result= SMALL: result=
+// RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep.json %t.deep 300 | FileCheck %s
+// RUN: %pisa-char -q --force --mode counter -o %t.counter.json %t.counter 300 | FileCheck %s
+// RUN: %validate %t.counter.json
+// RUN: %python %inputs/counter-compare.py %t.counter.json %t.deep.json
+// Without flow conservation (one counter per set, loop spines hoisted):
+// RUN: %pisa-cc -O2 --mode=counter -mllvm -pisa-counter-flow=false -o %t.sets %s
+// RUN: %pisa-char -q --force --mode counter -o %t.sets.json %t.sets 300 | FileCheck %s
+// RUN: %python %inputs/counter-compare.py %t.sets.json %t.deep.json
+// RUN: %pisa-cc -O0 -o %t.deep0 %s
+// RUN: %pisa-cc -O0 --mode=counter -o %t.counter0 %s
+// RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep0.json %t.deep0 77 | FileCheck %s --check-prefix=SMALL
+// RUN: %pisa-char -q --force --mode counter -o %t.counter0.json %t.counter0 77 | FileCheck %s --check-prefix=SMALL
+// RUN: %python %inputs/counter-compare.py %t.counter0.json %t.deep0.json
+// CHECK: result=
+// SMALL: result=
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,25 +74,13 @@ __attribute__((noinline)) int switchy(int n) {
   int acc = 0;
   for (int i = 0; i < n; i++) {
     switch ((i * 7) % 9) {
-    case 0:
-      acc += 3;
-      break;
-    case 1:
-      acc ^= i;
-      break;
-    case 2:
-      acc -= 1; /* fall through */
-    case 3:
-      acc *= 2;
-      break;
-    case 5:
-      acc += i / 3;
-      break;
-    case 8:
-      acc = acc % 1000;
-      break;
-    default:
-      acc++;
+    case 0: acc += 3; break;
+    case 1: acc ^= i; break;
+    case 2: acc -= 1; /* fall through */
+    case 3: acc *= 2; break;
+    case 5: acc += i / 3; break;
+    case 8: acc = acc % 1000; break;
+    default: acc++;
     }
   }
   return acc;

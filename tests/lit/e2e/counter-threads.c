@@ -3,21 +3,19 @@
 // region run by four threads counts four executions, one per thread.  Each
 // execution stores 10 x 1000 doubles (-fno-vectorize: one store per element).
 // RUN: %pisa-cc -O2 -fno-vectorize -fno-unroll-loops -o %t.deep %s -lpthread
-// RUN: %pisa-cc -O2 -fno-vectorize -fno-unroll-loops --mode=counter -o
-// %t.counter %s -lpthread RUN: env PISA_INLINED=0 %pisa-char -q --force -o
-// %t.deep.json %t.deep | FileCheck %s RUN: %pisa-char -q --force --mode counter
-// -o %t.counter.json %t.counter | FileCheck %s RUN: %validate %t.counter.json
+// RUN: %pisa-cc -O2 -fno-vectorize -fno-unroll-loops --mode=counter -o %t.counter %s -lpthread
+// RUN: env PISA_INLINED=0 %pisa-char -q --force -o %t.deep.json %t.deep | FileCheck %s
+// RUN: %pisa-char -q --force --mode counter -o %t.counter.json %t.counter | FileCheck %s
+// RUN: %validate %t.counter.json
 // RUN: %python %inputs/counter-compare.py %t.counter.json %t.deep.json
 // RUN: %jcheck %t.counter.json "len(d['threads']) == 4" \
 // RUN:   "sorted(t['thread'] for t in d['threads']) == [0, 1, 2, 3]" \
-// RUN:   "sum(t['instructions'] for t in d['threads']) ==
-// d['totals']['instructions']" \
+// RUN:   "sum(t['instructions'] for t in d['threads']) == d['totals']['instructions']" \
 // RUN:   "d['regions'][0]['executions'] == 4" \
-// RUN:   "sorted(t['executions'] for t in d['regions'][0]['threads']) == [1, 1,
-// 1, 1]" \
+// RUN:   "sorted(t['executions'] for t in d['regions'][0]['threads']) == [1, 1, 1, 1]" \
 // RUN:   "d['regions'][0]['memory_accesses']['stores'] == 4 * 10 * 1000" \
-// RUN:   "d['regions'][0]['instruction_mix']['bytes_stored'] == 4 * 10 * 1000 *
-// 8" \ RUN:   "fn('work')['memory_accesses']['stores'] == 4 * 10 * 1000"
+// RUN:   "d['regions'][0]['instruction_mix']['bytes_stored'] == 4 * 10 * 1000 * 8" \
+// RUN:   "fn('work')['memory_accesses']['stores'] == 4 * 10 * 1000"
 // CHECK: 9.99
 #include <pisa.h>
 #include <pthread.h>

@@ -7,6 +7,8 @@
  *   env NAME            print the value of NAME ("(unset)" if unset)
  *   instructions N      report N instructions in the totals
  *   footprint N         report a footprint of N bytes in the totals
+ *   functions N         report N more functions (a result that takes
+ *                       pisa-char a while to read and write)
  *   exit N              exit with status N (the raw result is written then)
  *   kill N              write an incomplete raw result recording signal N,
  *                       then die of N (the runtime's fatal-signal path)
@@ -42,6 +44,7 @@ enum raw_kind { RAW_GOOD, RAW_NONE, RAW_GARBAGE, RAW_BADSCHEMA, RAW_INVALID };
 static enum raw_kind raw_kind = RAW_GOOD;
 static long long instructions = 100;
 static long long footprint = 64;
+static long extra_functions;
 static int written;
 
 static void metrics(FILE *f) {
@@ -106,6 +109,13 @@ static void write_raw_as(int pid, int ppid, int complete, int sig) {
         "\"file\": \"fake.c\", \"line\": 1, \"module\": \"fake.c\", ",
         f);
     metrics(f);
+    for (long k = 0; k < extra_functions; k++) {
+      fprintf(f,
+              "}, {\"name\": \"f%ld\", \"linkage_name\": \"f%ld\", "
+              "\"file\": \"fake.c\", \"line\": 1, \"module\": \"fake.c\", ",
+              k, k);
+      metrics(f);
+    }
     fputs("}]}\n", f);
   }
   fclose(f);
@@ -205,6 +215,8 @@ int main(int argc, char **argv) {
       instructions = atoll(argv[++i]);
     else if (!strcmp(cmd, "footprint"))
       footprint = atoll(argv[++i]);
+    else if (!strcmp(cmd, "functions"))
+      extra_functions = atol(argv[++i]);
     else if (!strcmp(cmd, "exit"))
       exit(atoi(arg));
     else if (!strcmp(cmd, "kill"))
