@@ -23,5 +23,14 @@ PISA_HIDDEN void pisa_threads_after_fork(void);
  * starts. */
 PISA_HIDDEN uint32_t pisa_new_creation_number(void);
 PISA_HIDDEN void pisa_thread_started(uint32_t creation);
+/* For handlers.c, the sigaction wrapper of the shared runtime: one of the
+ * program's handlers of signal `sig` starts on this thread (its trampoline
+ * frame at `frame`), or returns.  While it runs, the buffer refill never
+ * decodes or allocates: the handler may have interrupted malloc. */
+PISA_HIDDEN void pisa_handler_enter(int sig, void *frame);
+PISA_HIDDEN void pisa_handler_leave(void);
+/* How many times a handler's records were dropped (the reserve was full,
+ * or the thread had no buffer yet): the result is then incomplete. */
+PISA_HIDDEN uint64_t pisa_handler_overflows(void);
 
 #endif
