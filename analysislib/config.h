@@ -8,11 +8,11 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "pisa/vocabulary.h"
 #include "sample.h"
 #include "schedule.h"
 
 #define PISA_MAX_LINE_SIZES 24
-#define PISA_MAX_HW_COUNTERS 8
 
 /* Sampled deep mode (PISA_SAMPLE=RATE, docs/metrics-implementation.md
  * "Sampling"): blocks sampled by hash for the reuse, footprint and entropy
