@@ -312,27 +312,6 @@ static void keep_own_failures(json_object *doc) {
   json_object_object_add(json_at(doc, "mpi"), "failed_ranks", own);
 }
 
-/* Counter mode: the run's "counter" object, which the merge of ranks does
- * not carry: the first rank's settings, with the counter updates of all. */
-static void add_counter_settings(json_object *doc, json_object **raws,
-                                 size_t n) {
-  json_object *first = NULL;
-  uint64_t updates = 0;
-  for (size_t i = 0; i < n; i++) {
-    json_object *counter = raws[i] ? json_at(raws[i], "counter") : NULL;
-    if (!counter)
-      continue;
-    first = first ? first : counter;
-    updates += json_object_get_uint64(json_at(counter, "updates"));
-  }
-  if (!first || json_at(doc, "counter"))
-    return;
-  json_object *copy = NULL;
-  json_object_deep_copy(first, &copy, NULL);
-  json_object_object_add(copy, "updates", json_object_new_uint64(updates));
-  json_object_object_add(doc, "counter", copy);
-}
-
 /* The merged document of the ranks in `raws` (NULL entries skipped). */
 static int ranks_document(struct run_results *r, json_object **raws, size_t n) {
   struct pisa_rank_merge m;
@@ -350,7 +329,6 @@ static int ranks_document(struct run_results *r, json_object **raws, size_t n) {
   }
   if (!r->mpi_ranks)
     keep_own_failures(doc);
-  add_counter_settings(doc, raws, n);
   char about[64];
   int size = json_object_get_int(json_at(doc, "mpi/size"));
   snprintf(about, sizeof about, "%d rank%s, %s", size, size == 1 ? "" : "s",
