@@ -237,6 +237,8 @@ static void read_config(void) {
   parse_windows(getenv("PISA_ILP_WINDOWS"));
   parse_sampling(getenv("PISA_SAMPLE"));
   parse_analysis_threads();
+  pisa_config.snapshot_seconds = (unsigned)env_number(
+      "PISA_SNAPSHOT_INTERVAL", 1, PISA_MAX_SNAPSHOT_INTERVAL, 0);
   read_counter_config();
   if (!dir || !*dir || refused)
     return;

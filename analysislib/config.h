@@ -42,6 +42,9 @@ struct pisa_config {
   /* PISA_ANALYSIS_THREADS: workers for the consumer groups (workers.c);
    * default the CPUs the process may use less one, 0 on one CPU. */
   unsigned analysis_threads;
+  /* PISA_SNAPSHOT_INTERVAL: seconds between snapshots (snapshot.c), 0 for
+   * none (the default). */
+  unsigned snapshot_seconds;
 };
 PISA_HIDDEN extern struct pisa_config pisa_config;
 /* The names of the families in PISA_METRICS, by PISA_FAMILY() bit. */

@@ -187,6 +187,22 @@ PISA_HIDDEN void pisa_threads_freeze(void) {
   }
 }
 
+PISA_HIDDEN int pisa_threads_frozen(void) { return threads_frozen; }
+
+PISA_HIDDEN void pisa_threads_hold(void) {
+  for (struct pisa_thread *t = threads_head; t; t = t->next) {
+    struct thread_slot *s = slot_of(t);
+    pthread_mutex_lock(&s->lock);
+    drain_locked(s, 0);
+    pisa_workers_wait(t);
+  }
+}
+
+PISA_HIDDEN void pisa_threads_release(void) {
+  for (struct pisa_thread *t = threads_head; t; t = t->next)
+    pthread_mutex_unlock(&slot_of(t)->lock);
+}
+
 /* Undoes pisa_threads_freeze (an exec that failed), under the list lock. */
 PISA_HIDDEN void pisa_threads_thaw(void) {
   threads_frozen = 0;

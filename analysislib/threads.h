@@ -16,6 +16,12 @@ PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t);
  * the result is built (threads may still run); thaw undoes it. */
 PISA_HIDDEN void pisa_threads_freeze(void);
 PISA_HIDDEN void pisa_threads_thaw(void);
+PISA_HIDDEN int pisa_threads_frozen(void); /* under pisa_threads_lock */
+/* Under pisa_threads_lock: drain every thread and hold its lock, so that a
+ * snapshot can be built while the threads wait at their next refill (none
+ * of their records is dropped); release lets them go on. */
+PISA_HIDDEN void pisa_threads_hold(void);
+PISA_HIDDEN void pisa_threads_release(void);
 /* In a fork child: the forking thread alone, with empty metrics. */
 PISA_HIDDEN void pisa_threads_after_fork(void);
 /* Creation numbers (for creation.c, the pthread_create wrapper of the
