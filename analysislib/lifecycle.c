@@ -11,6 +11,7 @@
 #include "rawdoc.h"
 #include "report.h"
 #include "snapshot.h"
+#include "status.h"
 #include "threads.h"
 #include "watchdog.h"
 
@@ -38,8 +39,10 @@ static void write_result_now(int complete, int sig, int in_signal) {
   int locked = in_signal ? pisa_threads_trylock() == 0 : 1;
   if (!in_signal)
     pisa_threads_lock();
+  pisa_status_phase(PISA_PHASE_DRAINING);
   pisa_threads_freeze();
   complete = complete && !pisa_memory_exhausted();
+  pisa_status_phase(PISA_PHASE_WRITING);
   if (pisa_counter_mode())
     pisa_counter_write_result(complete, sig, PISA_RESULT_STEM);
   else
@@ -113,6 +116,7 @@ __attribute__((constructor(101))) static void pisa_start(void) {
   result_pid = getpid();
   pisa_keep_earlier_image();
   pisa_memory_reserve();
+  pisa_status_init();
   pisa_watchdog_start();
   install_signal_handlers();
   pthread_atfork(NULL, NULL, after_fork_child);
@@ -159,6 +163,7 @@ PISA_HIDDEN void pisa_after_failed_exec(void) {
   pisa_threads_lock();
   pisa_threads_thaw();
   pisa_threads_unlock();
+  pisa_status_phase(PISA_PHASE_RUNNING);
   pisa_signals_restore(&saved_mask);
   atomic_flag_clear(&result_written);
 }

@@ -85,7 +85,7 @@ static size_t string_size(const char *s) { return s ? strlen(s) + 1 : 0; }
 
 /* The bytes of the module's names: module, functions, direct callees. */
 static size_t strings_size(const struct pisa_module *m) {
-  size_t bytes = string_size(m->name);
+  size_t bytes = string_size(m->name) + string_size(m->directory);
   for (uint32_t i = 0; i < m->n_functions; i++)
     bytes += string_size(m->functions[i].name) +
              string_size(m->functions[i].display) +
@@ -338,6 +338,7 @@ static int translate_module(const struct pisa_module *m, uint32_t f0,
     return -1;
   }
   const char *module = keep_string(&x, m->name);
+  const char *directory = keep_string(&x, m->directory);
   for (uint32_t i = 0; i < m->n_functions; i++) {
     const struct pisa_function *f = &m->functions[i];
     struct program_function *pf = &pisa_functions[f0 + i];
@@ -345,6 +346,7 @@ static int translate_module(const struct pisa_module *m, uint32_t f0,
                                     .display = keep_string(&x, f->display),
                                     .file = keep_string(&x, f->file),
                                     .module = module,
+                                    .directory = directory,
                                     .line = f->line,
                                     .first_block = b0 + f->first_block,
                                     .n_blocks = f->n_blocks};

@@ -174,6 +174,7 @@ static json_object *function_json(const struct program_function *f,
   json_object_object_add(o, "line",
                          f->line ? json_object_new_int64(f->line) : NULL);
   json_object_object_add(o, "module", string_or_null(f->module));
+  json_object_object_add(o, "directory", string_or_null(f->directory));
   metrics_json(o, a);
   block_pbblp_json(a, o);
   return o;

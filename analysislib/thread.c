@@ -5,6 +5,7 @@
  * decoded; at process exit the writer drains threads still running
  * (thread pools, a worker that called exit) and freezes their metrics. */
 #include "exit_status.h"
+#include "status.h"
 #include "threads.h"
 #include "workers.h"
 
@@ -148,8 +149,10 @@ static void drain_locked(struct thread_slot *s, int owner) {
     return;
   uint64_t *cursor = __atomic_load_n(&t->tls->cursor, __ATOMIC_ACQUIRE);
   if (cursor >= s->decoded && cursor <= t->buffer + t->buffer_words) {
-    if (pisa_config.active && !s->frozen && !pisa_memory_exhausted())
+    if (pisa_config.active && !s->frozen && !pisa_memory_exhausted()) {
       pisa_decode(t, s->decoded, (size_t)(cursor - s->decoded));
+      pisa_status_events((size_t)(cursor - s->decoded));
+    }
     s->decoded = cursor;
   }
   if (owner) {

@@ -8,6 +8,7 @@
 #include "document.h"
 #include "launcher.h"
 #include "program.h"
+#include "progress.h"
 #include "runoutput.h"
 #include "runresults.h"
 #include "runsettings.h"
@@ -96,7 +97,7 @@ static const char usage_text[] =
     "                        while it runs, 0 to 64 (default: the CPUs\n"
     "                        pisa-char may use less one; at most 4 work)\n"
     "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
-    "  -q, --quiet           print no summary\n"
+    "  -q, --quiet           print no summary and no status line\n"
     "  -h, --help            show this help\n"
     "\n"
     "      --mpi N           run PROGRAM as an MPI job of N ranks\n"
@@ -104,6 +105,11 @@ static const char usage_text[] =
     "                        --allow-run-as-root when run as root) and\n"
     "                        merge the ranks into one result\n"
     "      --oversubscribe   let mpirun start more ranks than cores\n"
+    "\n"
+    "While the program runs, a status line on stderr says how long it has\n"
+    "run, how many events (record words: block entries and memory\n"
+    "addresses) have been analysed and the phase: running, draining (the\n"
+    "threads' last records) or writing; only when stderr is a terminal.\n"
     "\n"
     "Processes that the program forks write PROGRAM.PID.pisa.json next\n"
     "to the result. Started by mpirun or srun, each rank writes\n"
@@ -251,11 +257,13 @@ static void command_of(const char *file, char **argv, const char *raw_dir,
 /* Runs the program; `signals` then holds the termination signals until
  * child_signals_deliver (child_wait). */
 static void run_program(const char *file, char **argv, const char *raw_dir,
-                        const struct run_settings *s, struct run_outcome *out,
+                        const struct run_settings *s, struct progress *progress,
+                        int quiet, struct run_outcome *out,
                         struct child_signals *signals) {
   struct strvec cmd = {0}, env = {0};
   int report;
   command_of(file, argv, raw_dir, s, &cmd, &env);
+  progress_start(progress, raw_dir, quiet, &env);
   struct child_spec spec = {.file = s->mpi_ranks ? cmd.v[0] : file,
                             .search = s->mpi_ranks != 0,
                             .argv = s->mpi_ranks ? cmd.v : argv,
@@ -270,7 +278,8 @@ static void run_program(const char *file, char **argv, const char *raw_dir,
   }
   child_signals_forward(pid, signals);
   out->exec_error = child_exec_error(report);
-  int status = child_wait(pid, signals);
+  int status = child_wait(pid, signals, progress->block ? progress_tick : NULL,
+                          progress);
   out->wall_seconds = child_clock() - start;
   out->pid = pid;
   out->exit_status = child_exit_status(status, &out->signal);
@@ -327,7 +336,10 @@ int cmd_run(int argc, char **argv) {
   describe_snapshot_run(raw_dir, &output, &opt, argc - first, argv + first);
   struct run_outcome outcome;
   struct child_signals signals;
-  run_program(file, argv + first, raw_dir, &opt.settings, &outcome, &signals);
+  struct progress progress;
+  run_program(file, argv + first, raw_dir, &opt.settings, &progress, opt.quiet,
+              &outcome, &signals);
+  progress_end(&progress); /* before the summary and any error */
   if (outcome.exec_error) {
     run_results_dir_remove(raw_dir);
     die("cannot run %s: %s", opt.settings.mpi_ranks ? "mpirun" : given,

@@ -1,234 +1,58 @@
-/* cmd_show.c: `pisa-char show FILE`, a terminal summary of one result
- * document: the run, the headline metrics of the whole program and the
- * functions that execute the most instructions and memory accesses. */
+/* cmd_show.c: `pisa-char show FILE`, a summary of one result document for
+ * the terminal or, with --json, for scripts: both are printed from the one
+ * view of the document that docview.h builds, so they never disagree. */
 #include "cmdline.h"
 #include "commands.h"
-#include "docmetrics.h"
 #include "docset.h"
+#include "docview.h"
 #include "jsonpath.h"
 #include "numbers.h"
-#include "util.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char usage_text[] =
     "usage: pisa-char show [--top N] FILE\n"
+    "       pisa-char show --json [--top N] FILE\n"
     "\n"
     "Prints a summary of one pisa-char result document: the program and how\n"
     "it ended, the instruction count and mix, bytes loaded and stored, the\n"
-    "footprint, memory entropy, spatial locality, miss ratios, and the top\n"
+    "footprint, memory entropy, spatial locality, reuse distances, miss\n"
+    "ratios, access classes, branch predictability, ILP, DLP and BBLP,\n"
+    "OpenMP activity and external calls; then the threads, the top\n"
     "functions by instructions and by memory accesses with their source\n"
-    "location. A metric the document does not hold is shown as n/a.\n"
+    "location, the regions with their time and bandwidth, the counter-mode\n"
+    "intervals, the MPI ranks and job. A metric the document does not hold\n"
+    "is shown as n/a; names are never shortened.\n"
     "\n"
-    "  --top N     functions in each top list (default 5, 0 for none)\n"
-    "  -h, --help  show this help\n"
+    "  --top N        entries of each list (default 5, 0 for none)\n"
+    "  --format FMT   one of {format} (default text)\n"
+    "  --json         the same as --format json: the summary as one JSON\n"
+    "                 object with stable keys (docs/pisa-char.md), absent\n"
+    "                 metrics as null\n"
+    "  -h, --help     show this help\n"
     "\n"
     "Exit status: 0 on success, 2 on bad usage or an unreadable, malformed\n"
     "or invalid document.\n";
 
 #define LABEL_WIDTH 18
 
-static void print_label(const char *label) {
-  printf("  %-*s", LABEL_WIDTH, label);
-}
-
-static void show_run(const struct pisa_doc *doc) {
-  json_object *root = doc->root, *args = json_at(root, "program/args");
-  printf("program   %s", json_object_get_string(json_at(root, "program/path")));
-  for (size_t i = 0; i < json_object_array_length(args); i++)
-    printf(" %s", json_object_get_string(json_object_array_get_idx(args, i)));
-  double signal;
-  printf("\nstatus    exit %d",
-         (int)json_count_at(root, "program/exit_status"));
-  if (json_number_at(root, "program/signal", &signal))
-    printf(" (signal %d)", (int)signal);
-  printf(", %s, %s mode, %.2f s wall\n",
-         json_object_get_boolean(json_at(root, "complete"))
-             ? "complete"
-             : "INCOMPLETE (the run was cut short)",
-         json_object_get_string(json_at(root, "mode")),
-         json_count_at(root, "program/wall_seconds"));
-  printf("document  %s\n", doc->path);
-  char note[256];
-  if (metrics_sampling_note(root, note, sizeof note))
-    printf("sampling  %s\n", note);
-}
-
-static void show_mix(json_object *totals, double instructions) {
-  for (size_t i = 0; i < PISA_CAT_COUNT; i++) {
-    if (i % 5 == 0)
-      print_label(i == 0 ? "mix (% of instr.)" : "");
-    double n = json_count_at(totals, metrics_category_path(i));
-    printf(" %s %.1f%%", metrics_category_name(i),
-           instructions > 0 ? 100 * n / instructions : 0.0);
-    if (i % 5 == 4 || i + 1 == PISA_CAT_COUNT)
-      putchar('\n');
-  }
-}
-
-static void show_bytes(json_object *totals) {
-  char a[32], b[32], c[32];
-  print_label("bytes");
-  printf(" loaded %s, stored %s\n",
-         format_bytes(a, sizeof a,
-                      json_count_at(totals, "instruction_mix/bytes_loaded")),
-         format_bytes(b, sizeof b,
-                      json_count_at(totals, "instruction_mix/bytes_stored")));
-  print_label("memory accesses");
-  printf(" %s\n", format_count(c, sizeof c, metrics_accesses(totals)));
-  double footprint;
-  print_label("footprint");
-  if (json_number_at(totals, "footprint/bytes", &footprint))
-    printf(" %s\n", format_bytes(a, sizeof a, footprint));
-  else
-    puts(" n/a");
-}
-
-static void show_entropy(json_object *totals) {
-  double h0, h6;
-  print_label("memory entropy");
-  if (metrics_entropy(totals, 0, &h0))
-    printf(" %.2f bits (byte addresses)", h0);
-  else
-    printf(" n/a");
-  if (metrics_entropy(totals, 6, &h6))
-    printf(", %.2f bits with 6 bits cut (64 B lines)", h6);
-  putchar('\n');
-}
-
-static void show_locality(json_object *totals) {
-  double slq, strict;
-  print_label("spatial locality");
-  if (json_number_at(totals, "spatial_locality/score", &slq) &&
-      json_number_at(totals, "spatial_locality/score_strict", &strict))
-    printf(" SLQ %.3f, strict %.3f\n", slq, strict);
-  else
-    puts(" n/a");
-}
-
-/* LABEL and each entry of the array at `key`, " n/a" when there is none. */
-static void show_list(json_object *totals, const char *key, const char *label,
-                      void (*show_entry)(json_object *e, const char *sep)) {
-  json_object *all = json_at(totals, key);
-  size_t n = all ? json_object_array_length(all) : 0;
-  print_label(label);
-  if (n == 0)
-    printf(" n/a");
-  for (size_t i = 0; i < n; i++)
-    show_entry(json_object_array_get_idx(all, i), i ? "," : "");
-  putchar('\n');
-}
-
-static void show_miss_ratio(json_object *e, const char *sep) {
-  char size[32];
-  printf("%s %s/%.0f B %.2f%%", sep,
-         format_bytes(size, sizeof size, json_count_at(e, "cache_bytes")),
-         json_count_at(e, "line_bytes"), 100 * json_count_at(e, "ratio"));
-}
-
-/* The ILP of one schedule (instruction window). */
-static void show_ilp(json_object *e, const char *sep) {
-  double window = json_count_at(e, "window");
-  if (window == 0)
-    printf("%s unlimited window %.2f", sep, json_count_at(e, "ilp"));
-  else
-    printf("%s window %.0f %.2f", sep, window, json_count_at(e, "ilp"));
-}
-
-static void show_parallelism(json_object *totals) {
-  static const char *const names[][2] = {
-      {"DLP1", "dlp/dlp1"},    {"DLP2", "dlp/dlp2"},
-      {"BBLP", "bblp/bblp"},   {"smart BBLP", "bblp/bblp_smart"},
-      {"PBBLP", "bblp/pbblp"},
-  };
-  int shown = 0;
-  double v;
-  show_list(totals, "ilp", "ILP", show_ilp); /* in the document's order */
-  print_label("DLP, BBLP, PBBLP");
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    if (json_number_at(totals, names[i][1], &v))
-      printf("%s %s %.2f", shown++ ? "," : "", names[i][0], v);
-  puts(shown ? "" : " n/a");
-}
-
-static void show_totals(json_object *totals) {
-  char buf[32];
-  double instructions = json_count_at(totals, "instructions");
-  puts("\ntotals");
-  print_label("instructions");
-  printf(" %s\n", format_count(buf, sizeof buf, instructions));
-  show_mix(totals, instructions);
-  show_bytes(totals);
-  show_entropy(totals);
-  show_locality(totals);
-  show_list(totals, "miss_ratio", "LRU miss ratio", show_miss_ratio);
-  show_parallelism(totals);
-}
-
-/* ---- Top functions ------------------------------------------------------ */
-
-struct ranked_function {
-  json_object *entry;
-  double value;
-};
-
-static int by_value_desc(const void *a, const void *b) {
-  double x = ((const struct ranked_function *)a)->value;
-  double y = ((const struct ranked_function *)b)->value;
-  return (x < y) - (x > y);
-}
-
-static void format_location(char *buf, size_t n, json_object *entry) {
-  json_object *file = json_at(entry, "file");
-  double line;
-  if (!file || !json_object_is_type(file, json_type_string)) {
-    snprintf(buf, n, "(no debug info)");
-    return;
-  }
-  const char *path = json_object_get_string(file);
-  const char *slash = strrchr(path, '/');
-  if (json_number_at(entry, "line", &line))
-    snprintf(buf, n, "%s:%.0f", slash ? slash + 1 : path, line);
-  else
-    snprintf(buf, n, "%s", slash ? slash + 1 : path);
-}
-
-static void show_top(json_object *root, long top, const char *title,
-                     double (*measure)(json_object *)) {
-  json_object *functions = json_at(root, "functions");
-  size_t n = json_object_array_length(functions);
-  struct ranked_function *list = xcalloc(n, sizeof *list);
-  for (size_t i = 0; i < n; i++) {
-    list[i].entry = json_object_array_get_idx(functions, i);
-    list[i].value = measure(list[i].entry);
-  }
-  qsort(list, n, sizeof *list, by_value_desc);
-  double total = measure(json_at(root, "totals"));
-  printf("\ntop functions by %s\n  %15s %6s  %-32s %s\n", title, title, "share",
-         "function", "location");
-  for (size_t i = 0; i < n && i < (size_t)top; i++) {
-    char count[32], where[256];
-    format_location(where, sizeof where, list[i].entry);
-    printf("  %15s %5.1f%%  %-32.32s %.40s\n",
-           format_count(count, sizeof count, list[i].value),
-           total > 0 ? 100 * list[i].value / total : 0.0,
-           json_object_get_string(json_at(list[i].entry, "name")), where);
-  }
-  if (n == 0)
-    puts("  (no instrumented function ran)");
-  free(list);
-}
-
-static double instructions_of(json_object *m) {
-  return json_count_at(m, "instructions");
-}
+enum { OPT_TOP = 't', OPT_FORMAT = 256, OPT_JSON };
 
 static const struct option ShowOptions[] = {
-    {"top", required_argument, NULL, 't'},
+    {"top", required_argument, NULL, OPT_TOP},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"json", no_argument, NULL, OPT_JSON},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
+};
+
+enum format { FORMAT_TEXT, FORMAT_JSON };
+static const char *const FormatNames[] = {"text", "json"};
+static const struct name_table Formats = NAME_TABLE_INIT(FormatNames);
+static const struct cmdline_values ShowValues[] = {
+    {"format", &Formats},
+    {NULL, NULL},
 };
 
 const struct command_line show_line = {
@@ -236,18 +60,463 @@ const struct command_line show_line = {
     .usage = usage_text,
     .short_options = ":h",
     .options = ShowOptions,
+    .values = ShowValues,
+};
+
+/* ---- Reading the view ---------------------------------------------------- */
+
+static double num(json_object *o, const char *path) {
+  return json_count_at(o, path);
+}
+
+static const char *str(json_object *o, const char *path) {
+  return json_object_get_string(json_at(o, path));
+}
+
+static int has(json_object *o, const char *path) {
+  json_object *v = json_at(o, path);
+  return v && !json_object_is_type(v, json_type_null);
+}
+
+static size_t length(json_object *o, const char *path) {
+  json_object *a = json_at(o, path);
+  return a ? json_object_array_length(a) : 0;
+}
+
+static json_object *item(json_object *o, const char *path, size_t i) {
+  return json_object_array_get_idx(json_at(o, path), i);
+}
+
+static void print_label(const char *label) {
+  printf("  %-*s", LABEL_WIDTH, label);
+}
+
+static const char *count_text(char *buf, size_t n, json_object *o,
+                              const char *path) {
+  return format_count(buf, n, num(o, path));
+}
+
+static const char *bytes_text(char *buf, size_t n, json_object *o,
+                              const char *path) {
+  return format_bytes(buf, n, num(o, path));
+}
+
+/* The count or byte size at `path`, or "n/a" when the view has none. */
+static const char *count_or_na(char *buf, size_t n, json_object *o,
+                               const char *path) {
+  return has(o, path) ? count_text(buf, n, o, path) : "n/a";
+}
+
+static const char *bytes_or_na(char *buf, size_t n, json_object *o,
+                               const char *path) {
+  return has(o, path) ? bytes_text(buf, n, o, path) : "n/a";
+}
+
+/* ---- The run and the totals ---------------------------------------------- */
+
+static void show_run(json_object *v) {
+  json_object *p = json_at(v, "program"), *args = json_at(p, "args");
+  printf("program   %s", str(p, "path"));
+  for (size_t i = 0; args && i < json_object_array_length(args); i++)
+    printf(" %s", json_object_get_string(json_object_array_get_idx(args, i)));
+  printf("\nstatus    exit %d", (int)num(p, "exit_status"));
+  if (has(p, "signal"))
+    printf(" (signal %d)", (int)num(p, "signal"));
+  printf(", %s, %s mode, %.2f s wall\n",
+         json_object_get_boolean(json_at(p, "complete"))
+             ? "complete"
+             : "INCOMPLETE (the run was cut short)",
+         str(p, "mode"), num(p, "wall_seconds"));
+  printf("document  %s\n", str(v, "document"));
+  if (has(v, "sampling"))
+    printf("sampling  %s\n", str(v, "sampling"));
+}
+
+static void show_mix(json_object *t) {
+  json_object *mix = json_at(t, "mix_percent");
+  size_t i = 0;
+  json_object_object_foreach(mix, name, share) {
+    if (i % 5 == 0)
+      print_label(i == 0 ? "mix (% of instr.)" : "");
+    printf(" %s %.1f%%", name, json_object_get_double(share));
+    if (i % 5 == 4 || i + 1 == (size_t)json_object_object_length(mix))
+      putchar('\n');
+    i++;
+  }
+}
+
+static void show_bytes(json_object *t) {
+  char a[32], b[32];
+  print_label("bytes");
+  printf(" loaded %s, stored %s\n", bytes_text(a, sizeof a, t, "bytes_loaded"),
+         bytes_text(b, sizeof b, t, "bytes_stored"));
+  print_label("memory accesses");
+  printf(" %s\n", count_text(a, sizeof a, t, "memory_accesses"));
+  print_label("footprint");
+  if (has(t, "footprint_bytes"))
+    printf(" %s\n", bytes_text(a, sizeof a, t, "footprint_bytes"));
+  else
+    puts(" n/a");
+}
+
+static void show_entropy(json_object *t) {
+  print_label("memory entropy");
+  if (has(t, "entropy/bytes"))
+    printf(" %.2f bits (byte addresses)", num(t, "entropy/bytes"));
+  else
+    printf(" n/a");
+  if (has(t, "entropy/lines_64"))
+    printf(", %.2f bits with 6 bits cut (64 B lines)",
+           num(t, "entropy/lines_64"));
+  putchar('\n');
+  print_label("spatial locality");
+  if (has(t, "spatial_locality"))
+    printf(" SLQ %.3f, strict %.3f\n", num(t, "spatial_locality/score"),
+           num(t, "spatial_locality/strict"));
+  else
+    puts(" n/a");
+}
+
+/* LABEL and each entry of the list at `key`, " n/a" when it is empty. */
+static void show_list(json_object *t, const char *key, const char *label,
+                      void (*show_entry)(json_object *e, const char *sep)) {
+  size_t n = length(t, key);
+  print_label(label);
+  if (n == 0)
+    printf(" n/a");
+  for (size_t i = 0; i < n; i++)
+    show_entry(item(t, key, i), i ? "," : "");
+  putchar('\n');
+}
+
+/* LABEL and each entry of the list at `key` on a line of its own, " n/a"
+ * when it is empty and `empty` is set, else nothing. */
+static void show_rows(json_object *t, const char *key, const char *label,
+                      int empty, void (*show_entry)(json_object *e)) {
+  size_t n = length(t, key);
+  if (n == 0 && empty) {
+    print_label(label);
+    puts(" n/a");
+  }
+  for (size_t i = 0; i < n; i++) {
+    print_label(i ? "" : label);
+    show_entry(item(t, key, i));
+    putchar('\n');
+  }
+}
+
+static void show_reuse(json_object *e) {
+  char cold[32], reuses[32];
+  printf(" %3.0f B lines: %s cold, %s reuses", num(e, "line_bytes"),
+         count_text(cold, sizeof cold, e, "cold"),
+         count_text(reuses, sizeof reuses, e, "reuses"));
+  if (has(e, "median_from"))
+    printf(", median distance in [%.0f, %.0f) lines", num(e, "median_from"),
+           num(e, "median_to"));
+}
+
+static void show_miss_ratio(json_object *e, const char *sep) {
+  char size[32];
+  printf("%s %s/%.0f B %.2f%%", sep,
+         bytes_text(size, sizeof size, e, "cache_bytes"), num(e, "line_bytes"),
+         100 * num(e, "ratio"));
+}
+
+static void show_classes(json_object *t) {
+  static const char *const Classes[] = {"constant", "strided", "irregular"};
+  char n[32];
+  print_label("access classes");
+  if (!has(t, "access_classes")) {
+    puts(" n/a");
+    return;
+  }
+  json_object *c = json_at(t, "access_classes");
+  for (size_t i = 0; i < 3; i++) {
+    json_object *k = json_at(c, Classes[i]);
+    printf("%s %s %s", i ? "," : "", Classes[i],
+           count_text(n, sizeof n, k, "accesses"));
+  }
+  putchar('\n');
+  print_label("");
+  printf(" constant fraction %.3f, %.3f new B per access\n",
+         num(c, "constant_fraction"), num(c, "footprint_growth"));
+}
+
+static void show_history(json_object *e, const char *sep) {
+  printf("%s %.0f: %.2f%%", sep, num(e, "history"), 100 * num(e, "miss_rate"));
+}
+
+static void show_branch(json_object *t) {
+  char n[32];
+  print_label("branches");
+  if (!has(t, "branch")) {
+    puts(" n/a");
+    return;
+  }
+  json_object *b = json_at(t, "branch");
+  printf(" %s executed, entropy %.3f\n", count_text(n, sizeof n, b, "executed"),
+         num(b, "entropy"));
+  show_list(b, "global", "  miss, global hist", show_history);
+  show_list(b, "local", "  miss, local hist", show_history);
+}
+
+/* The ILP of one schedule (instruction window). */
+static void show_ilp(json_object *e, const char *sep) {
+  if (num(e, "window") == 0)
+    printf("%s unlimited window %.2f", sep, num(e, "ilp"));
+  else
+    printf("%s window %.0f %.2f", sep, num(e, "window"), num(e, "ilp"));
+}
+
+static void show_parallelism(json_object *t) {
+  static const char *const Names[][2] = {
+      {"DLP1", "dlp1"},   {"DLP2", "dlp2"},
+      {"BBLP", "bblp"},   {"smart BBLP", "bblp_smart"},
+      {"PBBLP", "pbblp"},
+  };
+  int shown = 0;
+  show_list(t, "ilp", "ILP", show_ilp); /* in the document's order */
+  print_label("DLP, BBLP, PBBLP");
+  for (size_t i = 0; i < sizeof Names / sizeof *Names; i++)
+    if (has(t, Names[i][1]))
+      printf("%s %s %.2f", shown++ ? "," : "", Names[i][0],
+             num(t, Names[i][1]));
+  puts(shown ? "" : " n/a");
+}
+
+static void show_external(json_object *e) {
+  char n[32];
+  printf(" %15s %5.1f%%  %s", count_text(n, sizeof n, e, "calls"),
+         100 * num(e, "share"), str(e, "name"));
+}
+
+/* OpenMP activity and external calls: present only when there were any. */
+static void show_calls(json_object *t) {
+  char n[32];
+  size_t i = 0;
+  if (has(t, "openmp")) {
+    print_label("OpenMP calls");
+    json_object_object_foreach(json_at(t, "openmp"), kind, c) {
+      printf("%s %s %s", i++ ? "," : "", kind,
+             format_count(n, sizeof n, json_object_get_double(c)));
+    }
+    putchar('\n');
+  }
+  show_rows(t, "external_calls", "external calls", 0, show_external);
+}
+
+static void show_totals(json_object *v) {
+  char buf[32];
+  json_object *t = json_at(v, "totals");
+  puts("\ntotals");
+  print_label("instructions");
+  printf(" %s\n", count_text(buf, sizeof buf, t, "instructions"));
+  show_mix(t);
+  show_bytes(t);
+  show_entropy(t);
+  show_list(t, "miss_ratio", "LRU miss ratio", show_miss_ratio);
+  show_parallelism(t);
+  show_rows(t, "reuse_distance", "reuse distance", 1, show_reuse);
+  show_classes(t);
+  show_branch(t);
+  show_calls(t);
+}
+
+static void show_counter(json_object *v) {
+  json_object *c = json_at(v, "counter");
+  char n[32];
+  if (!has(v, "counter"))
+    return;
+  printf("\ncounter mode\n");
+  print_label("sampling");
+  printf(" every %.0f executions of a region", num(c, "sample_every"));
+  if (has(c, "interval_ms"))
+    printf(", snapshots every %.0f ms", num(c, "interval_ms"));
+  printf(", %s counter updates\n", count_text(n, sizeof n, c, "updates"));
+  for (size_t i = 0; i < length(c, "hw_counters"); i++) {
+    json_object *h = item(c, "hw_counters", i);
+    print_label(i ? "" : "hardware counters");
+    printf(" %s %s\n", str(h, "name"),
+           json_object_get_boolean(json_at(h, "available")) ? "measured"
+                                                            : str(h, "reason"));
+  }
+}
+
+/* ---- Lists --------------------------------------------------------------- */
+
+/* "TITLE (shown of all)" and the column heads, or nothing for an empty list. */
+static int list_heading(json_object *v, const char *list, const char *count,
+                        const char *title, const char *heads) {
+  size_t shown = length(v, list), all = (size_t)num(v, count);
+  if (shown == 0)
+    return 0;
+  printf("\n%s", title);
+  if (all > shown)
+    printf(" (%zu of %zu)", shown, all);
+  printf("\n%s\n", heads);
+  return 1;
+}
+
+static void show_threads(json_object *v) {
+  char n[32], a[32], f[32];
+  if (!list_heading(v, "threads", "counts/threads", "threads",
+                    "     instructions  share        accesses   footprint  "
+                    "rank thread"))
+    return;
+  for (size_t i = 0; i < length(v, "threads"); i++) {
+    json_object *e = item(v, "threads", i);
+    printf("  %15s %5.1f%% %15s %11s %5.0f %6.0f\n",
+           count_text(n, sizeof n, e, "instructions"), 100 * num(e, "share"),
+           count_text(a, sizeof a, e, "memory_accesses"),
+           bytes_or_na(f, sizeof f, e, "footprint_bytes"), num(e, "rank"),
+           num(e, "thread"));
+  }
+}
+
+/* FILE:LINE with the file's last component, or why there is none. */
+static void format_location(char *buf, size_t n, json_object *e) {
+  const char *path = str(e, "file");
+  if (!has(e, "file")) {
+    snprintf(buf, n, "(no debug info)");
+    return;
+  }
+  const char *slash = strrchr(path, '/');
+  if (has(e, "line"))
+    snprintf(buf, n, "%s:%.0f", slash ? slash + 1 : path, num(e, "line"));
+  else
+    snprintf(buf, n, "%s", slash ? slash + 1 : path);
+}
+
+static void show_top(json_object *v, const char *key, const char *title) {
+  size_t n = length(v, key);
+  printf("\ntop functions by %s\n  %15s %6s  %-32s %s\n", title, title, "share",
+         "function", "location");
+  for (size_t i = 0; i < n; i++) {
+    json_object *e = item(v, key, i);
+    char count[32], where[4096];
+    format_location(where, sizeof where, e);
+    printf("  %15s %5.1f%%  %-32s %s\n",
+           count_text(count, sizeof count, e, "value"), 100 * num(e, "share"),
+           str(e, "name"), where);
+  }
+  if (num(v, "counts/functions") == 0)
+    puts("  (no instrumented function ran)");
+}
+
+static void show_regions(json_object *v) {
+  char t[32], x[32], n[32], r[32], w[32];
+  if (!list_heading(v, "regions", "counts/regions", "regions by time",
+                    "      seconds  share  executions    instructions"
+                    "    read/s   write/s  name"))
+    return;
+  for (size_t i = 0; i < length(v, "regions"); i++) {
+    json_object *e = item(v, "regions", i);
+    snprintf(t, sizeof t, "%.6f", num(e, "seconds"));
+    printf("  %11s %5.1f%% %11s %15s %9s %9s  %s\n",
+           has(e, "seconds") ? t : "n/a", 100 * num(e, "share_of_time"),
+           count_or_na(x, sizeof x, e, "executions"),
+           count_or_na(n, sizeof n, e, "instructions"),
+           bytes_or_na(r, sizeof r, e, "read_bytes_per_second"),
+           bytes_or_na(w, sizeof w, e, "write_bytes_per_second"),
+           str(e, "name"));
+  }
+}
+
+static void show_spread(json_object *s, const char *label) {
+  char lo[32], mean[32], hi[32];
+  print_label(label);
+  printf(" min %s/s, mean %s/s, max %s/s\n",
+         bytes_text(lo, sizeof lo, s, "min"),
+         bytes_text(mean, sizeof mean, s, "mean"),
+         bytes_text(hi, sizeof hi, s, "max"));
+}
+
+static void show_intervals(json_object *v) {
+  json_object *iv = json_at(v, "intervals");
+  if (!has(v, "intervals"))
+    return;
+  printf("\nintervals\n");
+  print_label("snapshots");
+  printf(" %.0f of %.0f thread%s, %.3f s to %.3f s\n", num(iv, "snapshots"),
+         num(iv, "threads"), num(iv, "threads") == 1 ? "" : "s",
+         num(iv, "start"), num(iv, "end"));
+  show_spread(json_at(iv, "read_bytes_per_second"), "read bandwidth");
+  show_spread(json_at(iv, "write_bytes_per_second"), "write bandwidth");
+}
+
+static void show_ranks(json_object *v) {
+  char n[32], c[32], s[32], r[32];
+  if (!list_heading(v, "ranks", "counts/ranks", "ranks",
+                    "     instructions  share   MPI calls        sent    "
+                    "received  rank exit"))
+    return;
+  for (size_t i = 0; i < length(v, "ranks"); i++) {
+    json_object *e = item(v, "ranks", i);
+    printf("  %15s %5.1f%% %11s %11s %11s %5.0f %4.0f\n",
+           count_text(n, sizeof n, e, "instructions"), 100 * num(e, "share"),
+           count_or_na(c, sizeof c, e, "mpi_calls"),
+           bytes_text(s, sizeof s, e, "bytes_sent"),
+           bytes_text(r, sizeof r, e, "bytes_received"), num(e, "rank"),
+           num(e, "exit_status"));
+  }
+}
+
+static void show_mpi(json_object *v) {
+  json_object *m = json_at(v, "mpi");
+  char n[32], b[32];
+  if (!has(v, "mpi"))
+    return;
+  printf("\nMPI job\n");
+  print_label("ranks");
+  printf(" %.0f, %zu failed\n", num(m, "size"), length(m, "failed_ranks"));
+  print_label("point to point");
+  printf(" %s messages, %s\n", count_text(n, sizeof n, m, "messages"),
+         bytes_text(b, sizeof b, m, "bytes"));
+  print_label("collective calls");
+  printf(" %s\n", count_text(n, sizeof n, m, "collective_calls"));
+}
+
+static void show_text(json_object *v, long top) {
+  show_run(v);
+  show_totals(v);
+  show_counter(v);
+  show_threads(v);
+  if (top > 0) {
+    show_top(v, "top_functions/by_instructions", "instructions");
+    show_top(v, "top_functions/by_accesses", "accesses");
+  }
+  show_regions(v);
+  show_intervals(v);
+  show_ranks(v);
+  show_mpi(v);
+}
+
+/* ---- The command --------------------------------------------------------- */
+
+struct options {
+  long top;
+  enum format format;
 };
 
 static int take_option(int opt, char *arg, void *ctx) {
-  (void)opt; /* --top is the only one */
-  if (parse_long(arg, 0, 1000000, ctx))
+  struct options *o = ctx;
+  size_t format;
+  int status = 0;
+  if (opt == OPT_JSON)
+    o->format = FORMAT_JSON;
+  if (opt == OPT_FORMAT &&
+      !(status = cmdline_choose(&show_line, "format", arg, &format)))
+    o->format = (enum format)format;
+  if (opt != OPT_TOP)
+    return status;
+  if (parse_long(arg, 0, 1000000, &o->top))
     return usage_error(&show_line, "--top wants a count >= 0, not '%s'", arg);
   return 0;
 }
 
 int cmd_show(int argc, char **argv) {
-  long top = 5;
-  int status = cmdline_parse(&show_line, argc, argv, take_option, &top);
+  struct options o = {.top = 5, .format = FORMAT_TEXT};
+  int status = cmdline_parse(&show_line, argc, argv, take_option, &o);
   if (status != CMDLINE_PARSED)
     return status;
   if (argc - optind != 1)
@@ -260,13 +529,13 @@ int cmd_show(int argc, char **argv) {
     return usage_error(&show_line, "%s holds several documents; show one FILE",
                        argv[optind]);
   }
-  const struct pisa_doc *doc = &set.docs[0];
-  show_run(doc);
-  show_totals(json_at(doc->root, "totals"));
-  if (top > 0) {
-    show_top(doc->root, top, "instructions", instructions_of);
-    show_top(doc->root, top, "accesses", metrics_accesses);
-  }
+  json_object *view = docview_build(set.docs[0].root, set.docs[0].path, o.top);
+  if (o.format == FORMAT_JSON)
+    puts(json_object_to_json_string_ext(
+        view, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+  else
+    show_text(view, o.top);
+  json_object_put(view);
   docset_free(&set);
   return 0;
 }

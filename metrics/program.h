@@ -109,12 +109,13 @@ struct program_block {
 
 /* ---- Functions ---------------------------------------------------------- */
 struct program_function {
-  const char *name;     /* linkage name */
-  const char *display;  /* demangled name (equal to name for C) */
-  const char *file;     /* source file from debug info, or NULL */
-  const char *module;   /* the module's source file name, or NULL */
-  uint32_t line;        /* 0 without debug info */
-  uint32_t first_block; /* block id of its entry block; its blocks follow */
+  const char *name;      /* linkage name */
+  const char *display;   /* demangled name (equal to name for C) */
+  const char *file;      /* source file from debug info, or NULL */
+  const char *module;    /* the module's source file name, or NULL */
+  const char *directory; /* the module's compilation directory, or NULL */
+  uint32_t line;         /* 0 without debug info */
+  uint32_t first_block;  /* block id of its entry block; its blocks follow */
   uint32_t n_blocks;
   /* Its frame: n_instrs + n_phis + n_args slots. */
   uint32_t n_instrs, n_phis, n_args;

@@ -26,7 +26,7 @@ const char MarkerVar[] = "__pisa_counter_marker";
 
 static_assert(sizeof(pisa_counter_set) == 19 * 4 &&
                   sizeof(pisa_counter_term) == 8 &&
-                  sizeof(pisa_counter_module) == 96,
+                  sizeof(pisa_counter_module) == 104,
               "the emitted struct types below mirror pisa/abi.h");
 
 /// The thread-local counters, replacing the placeholder, and the function
@@ -102,14 +102,14 @@ void emitCounterTables(Module &M, const CounterRuntime &RT,
     Calls.push_back(TB.str(C));
 
   std::vector<Type *> Fields(8, TB.I32);
-  Fields.insert(Fields.end(), 8, TB.PtrTy);
+  Fields.insert(Fields.end(), 9, TB.PtrTy);
   auto *ModTy = StructType::get(TB.Ctx, Fields);
   Constant *Desc = ConstantStruct::get(
       ModTy,
       {TB.i32(PISA_ABI_VERSION), TB.i32(PISA_MODE_COUNTER),
        TB.i32(T.Functions.size()), TB.i32(T.Sets.size()),
        TB.i32(T.Terms.size()), TB.i32(T.Instrs.size()), TB.i32(T.Calls.size()),
-       TB.i32(T.Ids.N), TB.str(M.getSourceFileName()),
+       TB.i32(T.Ids.N), TB.str(M.getSourceFileName()), TB.directory(),
        TB.array(TB.functionType(), Fns, "__pisa_counter_functions"),
        TB.array(setType(TB), Sets, "__pisa_counter_sets"),
        TB.array(termType(TB), Terms, "__pisa_counter_terms"),

@@ -17,7 +17,7 @@ namespace {
 const char PisaCtorFn[] = "__pisa_module_ctor";
 
 static_assert(sizeof(pisa_block) == 48 && sizeof(pisa_site) == 24 &&
-                  sizeof(pisa_phi) == 16 && sizeof(pisa_module) == 120,
+                  sizeof(pisa_phi) == 16 && sizeof(pisa_module) == 128,
               "the emitted struct types below mirror pisa/abi.h");
 
 GlobalVariable *emitFunctions(TableBuilder &TB, const DeepTables &T) {
@@ -87,7 +87,7 @@ void emitDeepTables(Module &M, const DeepTables &T, GlobalVariable *BlockBase) {
   GlobalVariable *PhiArr = emitPhis(TB, T);
 
   std::vector<Type *> Fields(10, TB.I32);
-  Fields.insert(Fields.end(), 10, TB.PtrTy);
+  Fields.insert(Fields.end(), 11, TB.PtrTy);
   auto *ModTy = StructType::get(TB.Ctx, Fields);
   Constant *Desc = ConstantStruct::get(ModTy, {TB.i32(PISA_ABI_VERSION),
                                                TB.i32(T.Functions.size()),
@@ -100,6 +100,7 @@ void emitDeepTables(Module &M, const DeepTables &T, GlobalVariable *BlockBase) {
                                                TB.i32(T.Incoming.size() / 2),
                                                TB.i32(PISA_MODE_DEEP),
                                                TB.str(M.getSourceFileName()),
+                                               TB.directory(),
                                                FnArr,
                                                BlockArr,
                                                InstrArr,

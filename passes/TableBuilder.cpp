@@ -9,6 +9,7 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
@@ -61,6 +62,16 @@ Constant *TableBuilder::str(StringRef S) {
 
 Constant *TableBuilder::strOrNull(StringRef S) {
   return S.empty() ? ConstantPointerNull::get(PtrTy) : str(S);
+}
+
+Constant *TableBuilder::directory() {
+  for (DICompileUnit *CU : M.debug_compile_units())
+    if (!CU->getDirectory().empty())
+      return str(CU->getDirectory());
+  SmallString<256> Cwd;
+  if (sys::fs::current_path(Cwd))
+    return ConstantPointerNull::get(PtrTy);
+  return str(Cwd);
 }
 
 GlobalVariable *TableBuilder::array(Type *Elem, ArrayRef<Constant *> Elems,

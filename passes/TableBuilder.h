@@ -41,6 +41,10 @@ public:
   llvm::Constant *str(llvm::StringRef S);
   /// str(S), or a null pointer for an empty S.
   llvm::Constant *strOrNull(llvm::StringRef S);
+  /// The module's compilation directory: its compile unit's, else the
+  /// compiler's working directory (a module without debug information was
+  /// still compiled somewhere, and its name is relative to that).
+  llvm::Constant *directory();
 
   /// A private constant array of Elems.
   llvm::GlobalVariable *array(llvm::Type *Elem,

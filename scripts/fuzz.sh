@@ -4,7 +4,8 @@
 # (tests/fuzz/corpus/TARGET) and a corpus that grows across sessions in
 # build/fuzz/corpus-TARGET. A failing input is kept as
 # build/fuzz/TARGET-crash-* (or -leak-, -timeout-, -oom-); the statistics of
-# each session go to build/fuzz/TARGET.log. Needs the build (scripts/setup.sh).
+# each session go to build/fuzz/TARGET.log. Needs the test build
+# (scripts/setup.sh --tests: the fuzz targets are part of the tests).
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   e.g. scripts/fuzz.sh 14400
 set -euo pipefail
 cd "$(dirname "$0")/.."

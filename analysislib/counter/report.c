@@ -198,6 +198,8 @@ static json_object *functions_json(const uint64_t *total, uint32_t n) {
         json_object_object_add(
             o, "line", fn->line ? json_object_new_int64(fn->line) : NULL);
         json_object_object_add(o, "module", string_or_null(cm->table->name));
+        json_object_object_add(o, "directory",
+                               string_or_null(cm->table->directory));
         metrics_json(o, &a);
         json_object_array_add(functions, o);
       }

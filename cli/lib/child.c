@@ -170,13 +170,31 @@ static void stop_forwarding(const struct child_signals *s) {
   sigaction(SIGQUIT, &s->old_quit, NULL);
 }
 
-int child_wait(pid_t pid, struct child_signals *s) {
+/* Waits until `pid` ended without reaping it; without a tick in one
+ * blocking call, else polling so that the tick runs between naps. */
+static void wait_ended(pid_t pid, void (*tick)(void *ctx), void *ctx) {
   siginfo_t info;
+  int flags = WEXITED | WNOWAIT | (tick ? WNOHANG : 0);
+  const struct timespec nap = {0, (long)(CHILD_TICK_SECONDS * 1e9)};
+  for (;;) {
+    info.si_pid = 0;
+    if (waitid(P_PID, (id_t)pid, &info, flags) != 0) {
+      if (errno == EINTR)
+        continue;
+      return;
+    }
+    if (info.si_pid == pid)
+      return;
+    tick(ctx);
+    nanosleep(&nap, NULL);
+  }
+}
+
+int child_wait(pid_t pid, struct child_signals *s, void (*tick)(void *ctx),
+               void *ctx) {
   sigset_t hold;
   int status = 0;
-  while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) != 0 &&
-         errno == EINTR)
-    ;
+  wait_ended(pid, tick, ctx);
   termination_signals(&hold, 1);
   sigprocmask(SIG_BLOCK, &hold, NULL);
   stop_forwarding(s);

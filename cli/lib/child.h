@@ -53,11 +53,15 @@ void child_signals_release(const struct child_signals *s);
 
 /* Waits for the foreground program and ends the forwarding; its wait
  * status. It stays a zombie until forwarding stopped, so a late signal can
- * never hit a recycled pid.  From then on the signals that would end
- * pisa-char (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGPIPE, SIGUSR1,
- * SIGUSR2) are held (blocked) until child_signals_deliver(): one that comes
- * after the program ended waits until its results are written. */
-int child_wait(pid_t pid, struct child_signals *s);
+ * never hit a recycled pid. With a `tick`, it is called with `ctx` about
+ * every CHILD_TICK_SECONDS while the program runs.  From then on the
+ * signals that would end pisa-char (SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+ * SIGALRM, SIGPIPE, SIGUSR1, SIGUSR2) are held (blocked) until
+ * child_signals_deliver(): one that comes after the program ended waits
+ * until its results are written. */
+#define CHILD_TICK_SECONDS 0.05
+int child_wait(pid_t pid, struct child_signals *s, void (*tick)(void *ctx),
+               void *ctx);
 /* Unblocks what child_wait held: a signal that came meanwhile acts now,
  * with the dispositions before child_signals_hold. */
 void child_signals_deliver(const struct child_signals *s);

@@ -2,6 +2,7 @@
  * the next, reaping the ended, enforcing timeouts, stopping on a signal,
  * and the progress line and per-benchmark messages on stderr. */
 #include "child.h"
+#include "statusline.h"
 #include "sweep.h"
 #include "sweep_summary.h"
 #include "util.h"
@@ -31,19 +32,14 @@ int sweep_stop_signal(void) { return stop_requests ? stop_signal : 0; }
 
 /* ---- Progress ------------------------------------------------------------ */
 
-static void format_duration(char *buf, size_t n, double seconds) {
-  long s = (long)(seconds + 0.5);
-  snprintf(buf, n, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-}
-
 /* "3/30 done, 1 failed, 0:00:05 elapsed, about 0:00:45 left" */
 static void progress_text(const struct sweep *sw, char *buf, size_t n) {
   double elapsed = child_clock() - sw->start;
   char spent[32], left[32] = "?";
-  format_duration(spent, sizeof spent, elapsed);
+  statusline_duration(spent, sizeof spent, elapsed);
   if (sw->done)
-    format_duration(left, sizeof left,
-                    elapsed / sw->done * (sw->ntodo - sw->done));
+    statusline_duration(left, sizeof left,
+                        elapsed / sw->done * (sw->ntodo - sw->done));
   snprintf(buf, n, "%zu/%zu done, %zu failed, %s elapsed, about %s left",
            sw->done, sw->ntodo, sw->failed, spent, left);
 }
@@ -53,8 +49,7 @@ static void progress_line(struct sweep *sw) {
     return;
   char text[256];
   progress_text(sw, text, sizeof text);
-  fprintf(stderr, "\r\033[K%s: sweep: %s", pisa_progname, text);
-  fflush(stderr);
+  statusline_show("sweep: %s", text);
   sw->last_progress = child_clock();
 }
 

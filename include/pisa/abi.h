@@ -12,7 +12,7 @@
 
 /* Bumped with every change of the tables' layout: the runtime refuses
  * modules built for another layout instead of misreading them. */
-#define PISA_ABI_VERSION 2u
+#define PISA_ABI_VERSION 3u
 
 /* ---- Record words -------------------------------------------------------
  * The instrumented code appends 64-bit words to a thread-local buffer:
@@ -198,6 +198,9 @@ struct pisa_module {
   uint32_t n_incoming; /* (block, source) pairs */
   uint32_t mode;       /* PISA_MODE_DEEP (0) for these tables */
   const char *name;    /* the module's source file name */
+  /* The compilation directory (DICompileUnit's, else the compiler's working
+   * directory): the base of name and of the functions' relative files. */
+  const char *directory;
   const struct pisa_function *functions;
   const struct pisa_block *blocks;
   const struct pisa_instr *instrs;
@@ -301,6 +304,7 @@ struct pisa_counter_module {
   uint32_t n_calls;
   uint32_t n_counters;
   const char *name;
+  const char *directory; /* as pisa_module's */
   const struct pisa_counter_function *functions;
   const struct pisa_counter_set *sets;
   const struct pisa_counter_term *terms;

@@ -59,9 +59,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   return 0;
 }
 
-/* The parsers' usage errors name the command (pisa-char run is not linked:
- * the fuzzer starts no programs). */
-static const struct command_line SettingsLine = {.name = "run", .usage = ""};
+/* The command line the settings' parsers report usage errors for. */
+static const struct option NoOptions[] = {{NULL, 0, NULL, 0}};
+static const struct command_line SettingsLine = {
+    .name = "run",
+    .usage = "usage: pisa-char run\n",
+    .short_options = ":h",
+    .options = NoOptions,
+};
 
 static void settings(int argc, char **argv) {
   struct run_settings s;
@@ -100,7 +105,7 @@ static const struct {
     {"merge-sweep", cmd_merge_sweep},
 };
 
-static void run_input(int argc, char **argv) {
+static void run_input_line(int argc, char **argv) {
   if (!strcmp(argv[0], "settings"))
     settings(argc, argv);
   for (size_t i = 0; i < sizeof Commands / sizeof *Commands; i++)
@@ -120,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!f || fputs(Document, f) < 0 || fclose(f) != 0)
     abort();
   if (argc > 0 && !outside)
-    FUZZ_CATCH_EXIT(run_input(argc, argv));
+    FUZZ_CATCH_EXIT(run_input_line(argc, argv));
   free(text);
   return 0;
 }
