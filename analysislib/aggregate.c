@@ -34,26 +34,13 @@ PISA_HIDDEN void pisa_aggregate_free(struct aggregate *a) {
   for (int c = 0; c < 3; c++)
     footprint_free(&a->class_footprint[c]);
   entropy_free(&a->entropy);
-  if (!a->branch_borrowed)
-    branch_free(&a->branch);
+  branch_free(&a->branch);
   pisa_names_free(&a->external);
   free(a->block_pbblp);
 }
 
-/* dst's own copy of a borrowed branch table, before dst changes (a thread
- * that appeared after the result started to be built). */
-static void own_branch(struct aggregate *a) {
-  struct branch_stats own;
-  branch_init(&own, pisa_branch_histories, 6);
-  branch_merge(&own, &a->branch, NULL, NULL);
-  a->branch = own;
-  a->branch_borrowed = 0;
-}
-
 PISA_HIDDEN void pisa_aggregate_merge(struct aggregate *dst,
                                       const struct aggregate *src) {
-  if (dst->branch_borrowed)
-    own_branch(dst);
   mix_merge(&dst->mix, &src->mix);
   for (int c = 0; c < 3; c++) {
     footprint_merge(&dst->class_footprint[c], &src->class_footprint[c]);
@@ -167,74 +154,60 @@ static void add_block_pbblp(struct aggregate *fa, const struct sched *s,
   }
 }
 
+/* The thread's schedules: its own ILP/BBLP and its functions' spans. */
+static void add_schedules(struct pisa_thread *t, struct aggregate *ta,
+                          struct aggregate **fns, uint32_t n_functions) {
+  if (!t->sched)
+    return;
+  struct par_result r;
+  sched_thread_result(t->sched, &r);
+  par_merge(&ta->par, &r);
+  for (uint32_t f = 0; f < n_functions; f++)
+    if (fns[f]) {
+      sched_function_result(t->sched, f, &r);
+      par_merge(&fns[f]->par, &r);
+      if (pisa_config.sched.bblp)
+        add_block_pbblp(fns[f], t->sched, &pisa_functions[f]);
+    }
+}
+
 PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
-                                       struct aggregate *ta, uint32_t n_blocks,
-                                       uint32_t n_functions, int alone) {
+                                       struct aggregate *ta,
+                                       struct aggregate **fns,
+                                       uint32_t n_blocks,
+                                       uint32_t n_functions) {
   uint32_t limit = t->block_capacity < n_blocks ? t->block_capacity : n_blocks;
-  for (uint32_t b = 0; b < limit; b++)
-    if (t->block_counts[b])
-      add_block(ta, &pisa_blocks[b], t->block_counts[b]);
-  for (uint32_t f = 0; f < t->fn_capacity && f < n_functions; f++)
-    add_fn_state(ta, &t->fns[f]);
-  for (uint32_t f = 0; f < t->fn_reuse_capacity && f < n_functions; f++)
-    if (t->fn_reuse[f])
-      histograms_merge(&ta->reuse, t->fn_reuse[f]);
-  if (t->sched) {
-    struct par_result r;
-    sched_thread_result(t->sched, &r);
-    par_merge(&ta->par, &r);
+  for (uint32_t b = 0; b < limit; b++) {
+    uint64_t count = t->block_counts[b];
+    if (!count)
+      continue;
+    const struct program_block *gb = &pisa_blocks[b];
+    add_block(ta, gb, count);
+    if (!fns[gb->function] && (fns[gb->function] = malloc(sizeof **fns)))
+      pisa_aggregate_init(fns[gb->function]);
+    if (fns[gb->function])
+      add_block(fns[gb->function], gb, count);
   }
-  if (t->branches && alone) {
-    branch_free(&ta->branch);
-    ta->branch = *t->branches;
-    ta->branch_borrowed = 1;
-  } else if (t->branches) {
-    branch_merge(&ta->branch, t->branches, NULL, NULL);
+  for (uint32_t f = 0; f < t->fn_capacity && f < n_functions; f++) {
+    const struct pisa_fn_state *fs = &t->fns[f];
+    add_fn_state(ta, fs);
+    if (fns[f])
+      add_fn_state(fns[f], fs);
   }
-}
-
-/* Function f's blocks, [first, end) within what thread t counted. */
-static uint32_t function_blocks(const struct pisa_thread *t, uint32_t f,
-                                uint32_t n_blocks, uint32_t *first) {
-  const struct program_function *gf = &pisa_functions[f];
-  uint32_t end = gf->first_block + gf->n_blocks;
-  if (end > n_blocks)
-    end = n_blocks;
-  if (end > t->block_capacity)
-    end = t->block_capacity;
-  *first = gf->first_block;
-  return end;
-}
-
-PISA_HIDDEN int pisa_aggregate_ran(const struct pisa_thread *t, uint32_t f,
-                                   uint32_t n_blocks) {
-  uint32_t b, end = function_blocks(t, f, n_blocks, &b);
-  for (; b < end; b++)
-    if (t->block_counts[b])
-      return 1;
-  return 0;
-}
-
-PISA_HIDDEN void pisa_aggregate_function(struct pisa_thread *t,
-                                         struct aggregate *fa, uint32_t f,
-                                         uint32_t n_blocks) {
-  uint32_t b, end = function_blocks(t, f, n_blocks, &b);
-  for (; b < end; b++)
-    if (t->block_counts[b])
-      add_block(fa, &pisa_blocks[b], t->block_counts[b]);
-  if (f < t->fn_capacity)
-    add_fn_state(fa, &t->fns[f]);
-  if (f < t->fn_reuse_capacity && t->fn_reuse[f])
-    histograms_merge(&fa->reuse, t->fn_reuse[f]);
-  if (t->sched) {
-    struct par_result r;
-    sched_function_result(t->sched, f, &r);
-    par_merge(&fa->par, &r);
-    if (pisa_config.sched.bblp)
-      add_block_pbblp(fa, t->sched, &pisa_functions[f]);
+  for (uint32_t f = 0; f < t->fn_reuse_capacity && f < n_functions; f++) {
+    if (!t->fn_reuse[f])
+      continue;
+    histograms_merge(&ta->reuse, t->fn_reuse[f]);
+    if (fns[f])
+      histograms_merge(&fns[f]->reuse, t->fn_reuse[f]);
   }
-  if (t->branches)
-    branch_merge(&fa->branch, t->branches, branch_in_function, &f);
+  add_schedules(t, ta, fns, n_functions);
+  if (!t->branches)
+    return;
+  branch_merge(&ta->branch, t->branches, NULL, NULL);
+  for (uint32_t f = 0; f < n_functions; f++)
+    if (fns[f])
+      branch_merge(&fns[f]->branch, t->branches, branch_in_function, &f);
 }
 
 /* The thread's whole footprint (its access classes united), kept for the
