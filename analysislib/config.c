@@ -1,8 +1,9 @@
 /* config.c: the environment to settings (config.h), once.  pisa-char
- * validated what it set; anything malformed is reported and replaced by
- * the default, never fatal. */
+ * validated what it set; a value it would refuse (someone ran the program
+ * with PISA_* variables of their own) is named in one line on stderr and
+ * the run is not measured: the program runs as it would without pisa-char,
+ * with its own output and exit status (docs/reliability.md). */
 #include "config.h"
-#include "entropy.h"
 #include "pisa/vocabulary.h"
 
 #include <pthread.h>
@@ -17,18 +18,65 @@ PISA_HIDDEN struct pisa_counter_config pisa_counter_config;
 
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 
-/* PISA_LINE_SIZES=MIN:MAX, powers of two; pisa-char validated it. */
+/* Set by a value pisa-char would refuse: the run is not measured. */
+static int refused;
+
+static void refuse(const char *name, const char *value, const char *expected) {
+  errno = 0;
+  PISA_ERR("%s=%s: expected %s; not measuring this run", name, value, expected);
+  refused = 1;
+}
+
+/* A decimal from lo to hi, digits only (no sign, no blanks), up to the
+ * first character of `stops` or the end; its end in *end. */
+static int parse_number(const char *s, uint64_t lo, uint64_t hi,
+                        const char *stops, const char **end, uint64_t *out) {
+  if (!(*s >= '0' && *s <= '9'))
+    return -1;
+  char *after;
+  errno = 0;
+  unsigned long long v = strtoull(s, &after, 10);
+  if (errno || (*after && !strchr(stops, *after)) || v < lo || v > hi)
+    return -1;
+  *end = after;
+  *out = v;
+  return 0;
+}
+
+/* The variable `name`, a number from lo to hi; fallback when unset or
+ * refused. */
+static uint64_t env_number(const char *name, uint64_t lo, uint64_t hi,
+                           uint64_t fallback) {
+  const char *v = getenv(name), *end;
+  uint64_t n;
+  if (!v || !*v)
+    return fallback;
+  if (parse_number(v, lo, hi, "", &end, &n) == 0)
+    return n;
+  char expected[96];
+  snprintf(expected, sizeof expected, "a number from %llu to %llu",
+           (unsigned long long)lo, (unsigned long long)hi);
+  refuse(name, v, expected);
+  return fallback;
+}
+
+static int is_power_of_two(uint64_t v) { return v && !(v & (v - 1)); }
+
+/* PISA_LINE_SIZES=MIN:MAX, powers of two; default 8:512. */
 static void parse_line_sizes(const char *spec) {
-  unsigned long long lo = 8, hi = 512;
-  if (spec && (sscanf(spec, "%llu:%llu", &lo, &hi) != 2 || !lo || lo > hi ||
-               (lo & (lo - 1)) || (hi & (hi - 1)) || hi > (1ull << 30))) {
-    errno = 0;
-    PISA_ERR("ignoring malformed PISA_LINE_SIZES=%s", spec);
+  uint64_t lo = 8, hi = 512;
+  const char *end = spec;
+  if (spec && (parse_number(spec, 1, PISA_MAX_LINE_SIZE, ":", &end, &lo) ||
+               *end != ':' ||
+               parse_number(end + 1, lo, PISA_MAX_LINE_SIZE, "", &end, &hi) ||
+               !is_power_of_two(lo) || !is_power_of_two(hi))) {
+    refuse("PISA_LINE_SIZES", spec,
+           "MIN:MAX, powers of two from 1 to 1048576 with MIN <= MAX");
     lo = 8;
     hi = 512;
   }
   pisa_config.n_line_sizes = 0;
-  for (unsigned long long b = lo;
+  for (uint64_t b = lo;
        b <= hi && pisa_config.n_line_sizes < PISA_MAX_LINE_SIZES; b *= 2)
     pisa_config.line_sizes[pisa_config.n_line_sizes++] = b;
 }
@@ -48,11 +96,11 @@ static void parse_families(const char *spec) {
     while (f < PISA_FAMILY_COUNT && (strlen(pisa_family_names[f]) != len ||
                                      strncmp(p, pisa_family_names[f], len)))
       f++;
-    if (f < PISA_FAMILY_COUNT)
-      pisa_config.families |= 1u << f;
-    else if ((errno = 0) == 0)
-      PISA_ERR("ignoring unknown metric family '%.*s' in PISA_METRICS",
-               (int)len, p);
+    if (f == PISA_FAMILY_COUNT) {
+      refuse("PISA_METRICS", spec, "metric family names separated by commas");
+      break;
+    }
+    pisa_config.families |= 1u << f;
     p += len + (p[len] == ',');
   }
   if (pisa_config.families & PISA_FAMILY(LOCALITY))
@@ -60,21 +108,21 @@ static void parse_families(const char *spec) {
 }
 
 /* PISA_ILP_WINDOWS=W,W,...: instruction windows of the ILP schedules, 0
- * for unlimited; pisa-char validated them.  Default 0,64. */
+ * for unlimited.  Default 0,64. */
 static void parse_windows(const char *spec) {
   struct sched_config *c = &pisa_config.sched;
   c->n_windows = 0;
-  for (const char *p = spec; p && *p && c->n_windows < SCHED_MAX_WINDOWS;) {
-    char *end;
-    unsigned long w = strtoul(p, &end, 10);
-    if (end == p || (*end && *end != ',') || w > UINT32_MAX) {
-      errno = 0;
-      PISA_ERR("ignoring malformed PISA_ILP_WINDOWS=%s", spec);
+  for (const char *p = spec; p && *p;) {
+    uint64_t w;
+    if (c->n_windows == PISA_MAX_ILP_WINDOWS ||
+        parse_number(p, 0, PISA_MAX_ILP_WINDOW, ",", &p, &w)) {
+      refuse("PISA_ILP_WINDOWS", spec,
+             "up to 8 comma-separated windows from 0 to 1048576");
       c->n_windows = 0;
       break;
     }
     c->windows[c->n_windows++] = (uint32_t)w;
-    p = *end ? end + 1 : end;
+    p += *p == ',';
   }
   if (!c->n_windows) {
     c->windows[0] = 0;
@@ -89,43 +137,40 @@ static void parse_windows(const char *spec) {
 
 /* PISA_MEMORY_LIMIT=BYTES (pisa-char --memory-limit); by default half the
  * machine's memory, beyond which the program itself would be at risk.
- * PISA_SCHED_MEMORY, the schedules' own limit before it, is taken as the
- * limit when it is the only one set. */
+ * PISA_SCHED_MEMORY, the schedules' own limit before it (from 1 to the
+ * machine's memory, as pisa-char checks it), is taken as the limit when it
+ * is the only one set. */
 static void parse_memory_limit(void) {
   const char *limit = getenv("PISA_MEMORY_LIMIT");
-  const char *old = getenv("PISA_SCHED_MEMORY");
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  pisa_config.memory_limit = pages > 0 && page > 0
-                                 ? (uint64_t)pages * (uint64_t)page / 2
-                                 : UINT64_C(8) << 30;
-  if (old && *old && (errno = 0) == 0)
+  uint64_t memory =
+      pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+  pisa_config.memory_limit =
+      memory == UINT64_MAX ? UINT64_C(8) << 30 : memory / 2;
+  uint64_t old_limit = env_number("PISA_SCHED_MEMORY", 1, memory, 0);
+  if (old_limit && (errno = 0) == 0)
     PISA_ERR("PISA_SCHED_MEMORY is replaced by PISA_MEMORY_LIMIT "
              "(pisa-char --memory-limit)%s",
              limit && *limit ? "; ignoring it" : "; using it as the limit");
-  if (!limit || !*limit)
-    limit = old;
-  if (!limit || !*limit)
-    return;
-  char *end;
-  unsigned long long v = strtoull(limit, &end, 10);
-  if (*end || !v) {
-    errno = 0;
-    PISA_ERR("ignoring malformed PISA_MEMORY_LIMIT=%s", limit);
+  if (!limit || !*limit) {
+    if (old_limit)
+      pisa_config.memory_limit = old_limit;
     return;
   }
-  pisa_config.memory_limit = v;
+  pisa_config.memory_limit =
+      env_number("PISA_MEMORY_LIMIT", PISA_MIN_MEMORY_LIMIT, UINT64_MAX, 0);
 }
 
-/* PISA_SAMPLE=RATE, 0 < RATE <= 1 (pisa-char validated it); 1 when unset.
- * Bursts of 2^12 block instances: long enough that window edges are
- * rare, short enough that a run of 10^7 instances gets 20 bursts at 1%. */
+/* PISA_SAMPLE=RATE, 0.000001 <= RATE <= 1; 1 when unset.  Bursts of 2^12
+ * block instances: long enough that window edges are rare, short enough
+ * that a run of 10^7 instances gets 20 bursts at 1%. */
 static void parse_sampling(const char *spec) {
   struct pisa_sampling_config *c = &pisa_config.sampling;
   char *end = NULL;
   double rate = spec && *spec ? strtod(spec, &end) : 1.0;
-  if (end && (*end || !(rate > 0 && rate <= 1))) {
-    errno = 0;
-    PISA_ERR("ignoring malformed PISA_SAMPLE=%s", spec);
+  if (end && (*end || !(*spec >= '0' && *spec <= '9') ||
+              !(rate >= PISA_MIN_SAMPLE_RATE && rate <= 1))) {
+    refuse("PISA_SAMPLE", spec, "a rate from 0.000001 to 1");
     rate = 1.0;
   }
   unsigned line_shift = (unsigned)__builtin_ctzll(
@@ -141,37 +186,19 @@ static void parse_sampling(const char *spec) {
   c->burst_period = (uint64_t)((double)c->burst_instances / c->rate + 0.5);
 }
 
-static void parse_entropy_bits(const char *spec) {
-  unsigned bits = 12;
-  if (spec && (sscanf(spec, "%u", &bits) != 1 || bits > ENTROPY_MAX_SHIFT)) {
-    errno = 0;
-    PISA_ERR("ignoring malformed PISA_ENTROPY_BITS=%s", spec);
-    bits = 12;
-  }
-  pisa_config.entropy_bits = bits;
-}
-
-static unsigned long env_number(const char *name, unsigned long fallback) {
-  const char *v = getenv(name);
-  char *end;
-  if (!v || !*v)
-    return fallback;
-  unsigned long n = strtoul(v, &end, 10);
-  if (*end || n == 0) {
-    errno = 0;
-    PISA_ERR("ignoring malformed %s=%s", name, v);
-    return fallback;
-  }
-  return n;
-}
-
-/* PISA_HW_COUNTERS=name,name (pisa-char checked the names). */
+/* PISA_HW_COUNTERS=name,name (pisa-char checked the names against the
+ * events it knows; hw.c says which are unavailable). */
 static void parse_hw_counters(const char *spec) {
   struct pisa_counter_config *c = &pisa_counter_config;
-  for (const char *p = spec; p && *p && c->n_hw < PISA_MAX_HW_COUNTERS;) {
+  for (const char *p = spec; p && *p;) {
     size_t len = strcspn(p, ",");
-    if (len && len < sizeof c->hw_names[0])
-      memcpy(c->hw_names[c->n_hw++], p, len);
+    if (!len || len >= sizeof c->hw_names[0] ||
+        c->n_hw == PISA_MAX_HW_COUNTERS) {
+      refuse("PISA_HW_COUNTERS", spec, "up to 8 event names");
+      c->n_hw = 0;
+      return;
+    }
+    memcpy(c->hw_names[c->n_hw++], p, len);
     p += len + (p[len] == ',');
   }
 }
@@ -179,38 +206,33 @@ static void parse_hw_counters(const char *spec) {
 static void read_counter_config(void) {
   const char *mode = getenv("PISA_MODE");
   pisa_counter_config.requested = mode && !strcmp(mode, "counter");
-  pisa_counter_config.sample_every = env_number("PISA_SAMPLE_EVERY", 1);
-  pisa_counter_config.interval_ms = (unsigned)env_number("PISA_INTERVAL_MS", 0);
+  if (mode && *mode && strcmp(mode, "counter") && strcmp(mode, "deep"))
+    refuse("PISA_MODE", mode, "deep or counter");
+  pisa_counter_config.sample_every =
+      env_number("PISA_SAMPLE_EVERY", 1, PISA_MAX_SAMPLE_EVERY, 1);
+  pisa_counter_config.interval_ms =
+      (unsigned)env_number("PISA_INTERVAL_MS", 1, PISA_MAX_INTERVAL_MS, 0);
   pisa_counter_config.csv = getenv("PISA_CSV") != NULL;
   parse_hw_counters(getenv("PISA_HW_COUNTERS"));
 }
 
-/* PISA_ANALYSIS_THREADS=N (pisa-char checked it); by default the CPUs this
- * process may run on, less one for the program's main thread. */
+/* PISA_ANALYSIS_THREADS=N; by default the CPUs this process may run on,
+ * less one for the program's main thread. */
 static void parse_analysis_threads(void) {
   cpu_set_t cpus;
   unsigned n = 0;
   if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 1)
     n = (unsigned)CPU_COUNT(&cpus) - 1;
-  const char *v = getenv("PISA_ANALYSIS_THREADS");
-  char *end;
-  if (v && *v) {
-    unsigned long k = strtoul(v, &end, 10);
-    if (*end || k > 64) {
-      errno = 0;
-      PISA_ERR("ignoring malformed PISA_ANALYSIS_THREADS=%s", v);
-    } else {
-      n = (unsigned)k;
-    }
-  }
-  pisa_config.analysis_threads = n;
+  pisa_config.analysis_threads = (unsigned)env_number(
+      "PISA_ANALYSIS_THREADS", 0, PISA_MAX_ANALYSIS_THREADS, n);
 }
 
 static void read_config(void) {
   const char *dir = getenv("PISA_OUTPUT_DIR");
   parse_line_sizes(getenv("PISA_LINE_SIZES"));
   parse_families(getenv("PISA_METRICS"));
-  parse_entropy_bits(getenv("PISA_ENTROPY_BITS"));
+  pisa_config.entropy_bits =
+      (unsigned)env_number("PISA_ENTROPY_BITS", 0, PISA_MAX_ENTROPY_BITS, 12);
   parse_memory_limit();
   parse_windows(getenv("PISA_ILP_WINDOWS"));
   parse_sampling(getenv("PISA_SAMPLE"));
@@ -220,8 +242,10 @@ static void read_config(void) {
   const char *roi = getenv("PISA_ROI_FUNCTION");
   if (roi && strlen(roi) < sizeof pisa_config.roi_function)
     strcpy(pisa_config.roi_function, roi);
+  pisa_config.snapshot_seconds = (unsigned)env_number(
+      "PISA_SNAPSHOT_INTERVAL", 1, PISA_MAX_SNAPSHOT_INTERVAL, 0);
   read_counter_config();
-  if (!dir || !*dir)
+  if (!dir || !*dir || refused)
     return;
   if (strlen(dir) >= sizeof pisa_config.output_dir) {
     errno = ENAMETOOLONG;

@@ -8,11 +8,11 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "pisa/vocabulary.h"
 #include "sample.h"
 #include "schedule.h"
 
 #define PISA_MAX_LINE_SIZES 24
-#define PISA_MAX_HW_COUNTERS 8
 
 /* Sampled deep mode (PISA_SAMPLE=RATE, docs/metrics-implementation.md
  * "Sampling"): blocks sampled by hash for the reuse, footprint and entropy
@@ -48,6 +48,9 @@ struct pisa_config {
   /* PISA_INLINED=0: inlined code counts for the function it was inlined
    * into, as in counter mode, instead of its own (pisa_block.source). */
   int frames_only;
+  /* PISA_SNAPSHOT_INTERVAL: seconds between snapshots (snapshot.c), 0 for
+   * none (the default). */
+  unsigned snapshot_seconds;
 };
 PISA_HIDDEN extern struct pisa_config pisa_config;
 /* The names of the families in PISA_METRICS, by PISA_FAMILY() bit. */

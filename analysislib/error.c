@@ -68,3 +68,16 @@ PISA_HIDDEN void pisa_signals_block(sigset_t *saved) {
 PISA_HIDDEN void pisa_signals_restore(const sigset_t *saved) {
   pthread_sigmask(SIG_SETMASK, saved, NULL);
 }
+
+PISA_HIDDEN void pisa_runtime_thread(void *(*run)(void *), const char *what) {
+  pthread_t tid;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  sigset_t old;
+  pisa_signals_block(&old); /* inherited by the new thread */
+  if (pthread_create(&tid, &attr, run, NULL) != 0)
+    PISA_ERR("cannot start %s", what);
+  pisa_signals_restore(&old);
+  pthread_attr_destroy(&attr);
+}

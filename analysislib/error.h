@@ -26,6 +26,9 @@ PISA_HIDDEN int pisa_abi_mismatch(const char *module, unsigned abi_version);
  * back. */
 PISA_HIDDEN void pisa_signals_block(sigset_t *saved);
 PISA_HIDDEN void pisa_signals_restore(const sigset_t *saved);
+/* Starts a detached thread of the runtime's own, all signals blocked in
+ * it (they are the program's); says so, naming it `what`, when it cannot. */
+PISA_HIDDEN void pisa_runtime_thread(void *(*run)(void *), const char *what);
 
 /* Out of memory inside the runtime: said once on stderr; from then on the
  * analysis stops (later records are dropped) and the result is marked

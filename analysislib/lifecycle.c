@@ -10,8 +10,10 @@
 #include "exit_status.h"
 #include "rawdoc.h"
 #include "report.h"
+#include "snapshot.h"
 #include "status.h"
 #include "threads.h"
+#include "watchdog.h"
 
 #include <signal.h>
 #include <stdatomic.h>
@@ -42,9 +44,9 @@ static void write_result_now(int complete, int sig, int in_signal) {
   complete = complete && !pisa_memory_exhausted();
   pisa_status_phase(PISA_PHASE_WRITING);
   if (pisa_counter_mode())
-    pisa_counter_write_result(complete, sig);
+    pisa_counter_write_result(complete, sig, PISA_RESULT_STEM);
   else
-    pisa_write_result(complete, sig);
+    pisa_write_result(complete, sig, PISA_RESULT_STEM);
   if (locked)
     pisa_threads_unlock();
   pisa_signals_restore(&saved_mask);
@@ -52,8 +54,11 @@ static void write_result_now(int complete, int sig, int in_signal) {
 
 static void on_fatal_signal(int sig) {
   int saved = errno;
-  if (!atomic_flag_test_and_set(&result_written))
+  if (!atomic_flag_test_and_set(&result_written)) {
+    pisa_watchdog_arm(sig);
     write_result_now(0, sig, 1);
+    pisa_watchdog_done();
+  }
   errno = saved;
   /* The fatal signals stayed blocked while the result was written (a second
    * SIGTERM, as a process group kill plus pisa-char's forwarding deliver,
@@ -94,6 +99,7 @@ static pid_t result_pid;
 
 static void after_fork_child(void) {
   result_pid = getpid();
+  pisa_watchdog_start();
   pisa_threads_after_fork();
   if (pisa_counter_mode())
     pisa_cthreads_after_fork();
@@ -101,7 +107,7 @@ static void after_fork_child(void) {
 
 /* Start-up: the settings, then, when the run is analysed, what its end
  * needs: the signal handlers, the fork handler and, in counter mode, the
- * time-series thread. */
+ * time-series thread, and the snapshot thread when asked for. */
 __attribute__((constructor(101))) static void pisa_start(void) {
   pisa_config_init();
   pisa_registry_init();
@@ -111,10 +117,12 @@ __attribute__((constructor(101))) static void pisa_start(void) {
   pisa_keep_earlier_image();
   pisa_memory_reserve();
   pisa_status_init();
+  pisa_watchdog_start();
   install_signal_handlers();
   pthread_atfork(NULL, NULL, after_fork_child);
   if (pisa_counter_mode() && pisa_counter_config.interval_ms)
     pisa_intervals_start();
+  pisa_snapshots_start();
 }
 
 /* Threads still alive at exit (thread pools, workers still running when

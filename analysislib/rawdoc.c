@@ -52,7 +52,7 @@ PISA_HIDDEN void pisa_output_path(char *path, const char *stem,
 
 PISA_HIDDEN void pisa_keep_earlier_image(void) {
   char path[PISA_OUTPUT_PATH_MAX], kept[PISA_OUTPUT_PATH_MAX];
-  pisa_output_path(path, "raw", "json");
+  pisa_output_path(path, PISA_RESULT_STEM, "json");
   for (int n = 0; n < 4096; n++) {
     snprintf(kept, sizeof kept, "%s/exec.%ld.%d.json", pisa_config.output_dir,
              (long)getpid(), n);
@@ -65,9 +65,9 @@ PISA_HIDDEN void pisa_keep_earlier_image(void) {
   }
 }
 
-PISA_HIDDEN int pisa_write_raw(json_object *doc) {
+PISA_HIDDEN int pisa_write_raw(json_object *doc, const char *stem) {
   char path[PISA_OUTPUT_PATH_MAX], tmp[sizeof path + 8];
-  pisa_output_path(path, "raw", "json");
+  pisa_output_path(path, stem, "json");
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   int rc = json_object_to_file_ext(tmp, doc, JSON_C_TO_STRING_PLAIN);
   json_object_put(doc);

@@ -15,8 +15,11 @@ struct json_object;
 PISA_HIDDEN struct json_object *pisa_raw_document(int complete, int signal,
                                                   const char *mode);
 /* Writes a raw document (either mode's) atomically into PISA_OUTPUT_DIR as
- * raw.PID.json and releases it; 0 on success. */
-PISA_HIDDEN int pisa_write_raw(struct json_object *doc);
+ * STEM.PID.json (PISA_RESULT_STEM, or PISA_SNAPSHOT_STEM for a snapshot of
+ * a running process) and releases it; 0 on success. */
+#define PISA_RESULT_STEM "raw"
+#define PISA_SNAPSHOT_STEM "snapshot"
+PISA_HIDDEN int pisa_write_raw(struct json_object *doc, const char *stem);
 
 /* At start-up: the result of an earlier image of this process (written
  * before it exec'd this one) becomes exec.PID.N.json, N = 0, 1, ... in

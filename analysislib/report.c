@@ -397,6 +397,13 @@ static json_object *build_result(int complete, int signal) {
   return doc;
 }
 
-PISA_HIDDEN int pisa_write_result(int complete, int signal) {
-  return pisa_write_raw(build_result(complete, signal));
+PISA_HIDDEN int pisa_write_result(int complete, int signal, const char *stem) {
+  uint64_t overflows = pisa_handler_overflows();
+  if (overflows)
+    fprintf(stderr,
+            "pisa-char runtime: %llu times an instrumented signal handler's "
+            "records did not fit the buffer's reserve and were dropped; the "
+            "result is marked incomplete\n",
+            (unsigned long long)overflows);
+  return pisa_write_raw(build_result(complete && !overflows, signal), stem);
 }

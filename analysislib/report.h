@@ -1,12 +1,13 @@
 /* report.h: deep mode's raw result (report.c), built from the frozen
- * thread states and written once by lifecycle.c. */
+ * thread states and written once by lifecycle.c (and as a snapshot by
+ * snapshot.c, from held ones). */
 #ifndef PISA_REPORT_H
 #define PISA_REPORT_H
 
 #include "error.h"
 
-/* Builds and writes raw.PID.json; 0 on success.  Under pisa_threads_lock
- * with the threads frozen (threads.h). */
-PISA_HIDDEN int pisa_write_result(int complete, int signal);
+/* Builds and writes STEM.PID.json (rawdoc.h); 0 on success.  Under
+ * pisa_threads_lock with the threads frozen or held (threads.h). */
+PISA_HIDDEN int pisa_write_result(int complete, int signal, const char *stem);
 
 #endif

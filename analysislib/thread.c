@@ -24,7 +24,9 @@ __attribute__((
 /* A thread's state and what only this file needs: the lock that the owner
  * (refill, exit) and the exit-time writer take around decoding, and the
  * first word of the buffer not decoded yet (the writer decodes a running
- * thread's committed words without moving its cursor). */
+ * thread's committed words without moving its cursor).  Above the limit
+ * the buffer has three times as many words again: the reserve of a signal
+ * handler's records (handler_refill), never touched otherwise. */
 struct thread_slot {
   struct pisa_thread t; /* first: a pisa_thread * is a thread_slot * */
   pthread_mutex_t lock;
@@ -47,6 +49,18 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 /* Where records go when no memory is left: written, never read. */
 static uint64_t scratch_buffer[UINT64_C(1) << 16];
+
+/* The program's signal handlers running on this thread, innermost last
+ * (handlers.c): the signal and the trampoline's frame. */
+#define PISA_MAX_HANDLER_DEPTH 8
+static __thread struct {
+  int sig;
+  char *frame;
+} handlers_running[PISA_MAX_HANDLER_DEPTH];
+static __thread unsigned handler_depth;
+/* Handler records that found the reserve full, or no thread state yet
+ * (they are dropped and the result marked incomplete). */
+static _Atomic uint64_t handler_overflows;
 
 static struct thread_slot *slot_of(struct pisa_thread *t) {
   return (struct thread_slot *)t;
@@ -177,6 +191,22 @@ PISA_HIDDEN void pisa_threads_freeze(void) {
   }
 }
 
+PISA_HIDDEN int pisa_threads_frozen(void) { return threads_frozen; }
+
+PISA_HIDDEN void pisa_threads_hold(void) {
+  for (struct pisa_thread *t = threads_head; t; t = t->next) {
+    struct thread_slot *s = slot_of(t);
+    pthread_mutex_lock(&s->lock);
+    drain_locked(s, 0);
+    pisa_workers_wait(t);
+  }
+}
+
+PISA_HIDDEN void pisa_threads_release(void) {
+  for (struct pisa_thread *t = threads_head; t; t = t->next)
+    pthread_mutex_unlock(&slot_of(t)->lock);
+}
+
 /* Undoes pisa_threads_freeze (an exec that failed), under the list lock. */
 PISA_HIDDEN void pisa_threads_thaw(void) {
   threads_frozen = 0;
@@ -189,8 +219,12 @@ PISA_HIDDEN void pisa_threads_thaw(void) {
   }
 }
 
+/* The buffer: room for `words` (and at least PISA_BUFFER_WORDS) below the
+ * limit, three times as much above it for a handler's records. */
+#define PISA_BUFFER_PARTS 4
 static int ensure_buffer(struct pisa_thread *t, uint64_t words) {
-  uint64_t want = words > PISA_BUFFER_WORDS ? words : PISA_BUFFER_WORDS;
+  uint64_t want = PISA_BUFFER_PARTS *
+                  (words > PISA_BUFFER_WORDS ? words : PISA_BUFFER_WORDS);
   if (t->buffer && t->buffer_words >= want)
     return 0;
   uint64_t *b = realloc(t->buffer, want * sizeof *b);
@@ -213,23 +247,98 @@ static uint64_t *refill_own(struct thread_slot *s, uint64_t words) {
     start = t->buffer;
     s->decoded = start;
     __atomic_store_n(&__pisa_buf.cursor, start, __ATOMIC_RELEASE);
-    __pisa_buf.limit = start + t->buffer_words;
+    __pisa_buf.limit = start + t->buffer_words / PISA_BUFFER_PARTS;
   }
   pthread_mutex_unlock(&s->lock);
   return start;
 }
 
+PISA_HIDDEN void pisa_handler_enter(int sig, void *frame) {
+  if (handler_depth < PISA_MAX_HANDLER_DEPTH) {
+    handlers_running[handler_depth].sig = sig;
+    handlers_running[handler_depth].frame = frame;
+  }
+  handler_depth++;
+}
+
+/* Leaving the outermost handler with records in the reserve: the limit
+ * comes down to the cursor, so that the program's next block refills and
+ * decodes them before other handlers can fill the reserve up. */
+PISA_HIDDEN void pisa_handler_leave(void) {
+  if (!handler_depth || --handler_depth || !self || !self->buffer)
+    return;
+  uint64_t *normal = self->buffer + self->buffer_words / PISA_BUFFER_PARTS;
+  if (__pisa_buf.limit > normal && __pisa_buf.cursor < __pisa_buf.limit)
+    __pisa_buf.limit = __pisa_buf.cursor;
+}
+
+/* Whether a program's handler runs below this frame: one entered, its
+ * signal still blocked (mask: the thread's mask before the refill blocked
+ * everything) and its frame above this one.  A handler left by siglongjmp
+ * unblocks its signal; one left by longjmp on the same stack leaves frames
+ * above it: such stale entries are dropped. */
+static int in_handler(const sigset_t *mask) {
+  char *here = __builtin_frame_address(0);
+  unsigned n = handler_depth < PISA_MAX_HANDLER_DEPTH ? handler_depth
+                                                      : PISA_MAX_HANDLER_DEPTH;
+  while (n && !(sigismember(mask, handlers_running[n - 1].sig) == 1 &&
+                here < handlers_running[n - 1].frame))
+    n--;
+  if (handler_depth <= PISA_MAX_HANDLER_DEPTH)
+    handler_depth = n;
+  return n > 0;
+}
+
+/* A refill inside a handler (which may have interrupted malloc): no lock,
+ * no decoding, no allocation.  The records go on into the reserve above
+ * the limit, in order, a chunk at a time; the first block of the program
+ * after the handler returns refills outside it (pisa_handler_leave) and
+ * decodes them.  When even the reserve is full its records are overwritten
+ * from its start (they are dropped, and the result marked incomplete):
+ * the cursor never leaves the buffer, which the interrupted code may be
+ * writing to.  NULL without a buffer yet. */
+#define PISA_HANDLER_CHUNK_WORDS 1024
+static uint64_t *handler_refill(struct pisa_thread *t, uint64_t words) {
+  uint64_t *cursor = __pisa_buf.cursor,
+           *end = t ? t->buffer + t->buffer_words : NULL;
+  if (!t || !t->buffer || cursor < t->buffer || cursor > end) {
+    atomic_fetch_add_explicit(&handler_overflows, 1, memory_order_relaxed);
+    return NULL;
+  }
+  if (words > (uint64_t)(end - cursor)) {
+    atomic_fetch_add_explicit(&handler_overflows, 1, memory_order_relaxed);
+    cursor = t->buffer + t->buffer_words / PISA_BUFFER_PARTS;
+    if (words > (uint64_t)(end - cursor))
+      return NULL;
+  }
+  uint64_t chunk =
+      words > PISA_HANDLER_CHUNK_WORDS ? words : PISA_HANDLER_CHUNK_WORDS;
+  __pisa_buf.cursor = cursor;
+  __pisa_buf.limit = chunk < (uint64_t)(end - cursor) ? cursor + chunk : end;
+  return cursor;
+}
+
+PISA_HIDDEN uint64_t pisa_handler_overflows(void) {
+  return atomic_load_explicit(&handler_overflows, memory_order_relaxed);
+}
+
 /* The slow path of the instrumented code, also taken by instrumented
  * signal handlers: it runs with signals blocked, so a handler's records
  * never arrive while this thread decodes (holding its lock, maybe inside
- * malloc); they wait until it is done. */
+ * malloc); they wait until it is done.  A handler that interrupted the
+ * program elsewhere (maybe inside malloc) fills the reserve instead. */
 __attribute__((visibility("default"))) uint64_t *
 __pisa_buffer_refill(uint64_t words) {
   int saved_errno = errno;
   sigset_t saved_mask;
   pisa_signals_block(&saved_mask);
-  struct pisa_thread *t = self ? self : thread_create();
-  uint64_t *start = t ? refill_own(slot_of(t), words) : NULL;
+  uint64_t *start;
+  if (in_handler(&saved_mask)) {
+    start = handler_refill(self, words);
+  } else {
+    struct pisa_thread *t = self ? self : thread_create();
+    start = t ? refill_own(slot_of(t), words) : NULL;
+  }
   if (!start) {
     start = scratch_buffer;
     __pisa_buf.cursor = start;

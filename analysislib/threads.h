@@ -16,6 +16,12 @@ PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t);
  * the result is built (threads may still run); thaw undoes it. */
 PISA_HIDDEN void pisa_threads_freeze(void);
 PISA_HIDDEN void pisa_threads_thaw(void);
+PISA_HIDDEN int pisa_threads_frozen(void); /* under pisa_threads_lock */
+/* Under pisa_threads_lock: drain every thread and hold its lock, so that a
+ * snapshot can be built while the threads wait at their next refill (none
+ * of their records is dropped); release lets them go on. */
+PISA_HIDDEN void pisa_threads_hold(void);
+PISA_HIDDEN void pisa_threads_release(void);
 /* In a fork child: the forking thread alone, with empty metrics. */
 PISA_HIDDEN void pisa_threads_after_fork(void);
 /* Creation numbers (for creation.c, the pthread_create wrapper of the
@@ -23,5 +29,14 @@ PISA_HIDDEN void pisa_threads_after_fork(void);
  * starts. */
 PISA_HIDDEN uint32_t pisa_new_creation_number(void);
 PISA_HIDDEN void pisa_thread_started(uint32_t creation);
+/* For handlers.c, the sigaction wrapper of the shared runtime: one of the
+ * program's handlers of signal `sig` starts on this thread (its trampoline
+ * frame at `frame`), or returns.  While it runs, the buffer refill never
+ * decodes or allocates: the handler may have interrupted malloc. */
+PISA_HIDDEN void pisa_handler_enter(int sig, void *frame);
+PISA_HIDDEN void pisa_handler_leave(void);
+/* How many times a handler's records were dropped (the reserve was full,
+ * or the thread had no buffer yet): the result is then incomplete. */
+PISA_HIDDEN uint64_t pisa_handler_overflows(void);
 
 #endif

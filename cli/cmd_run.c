@@ -15,6 +15,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +295,26 @@ static void run_program(const char *file, char **argv, const char *raw_dir,
   strvec_free(&env);
 }
 
+/* With PISA_SNAPSHOT_INTERVAL, the run is described in its raw directory
+ * before it starts, as killed by SIGKILL: if pisa-char is killed with the
+ * program, `pisa-char recover DIR` makes the document of the last
+ * snapshot.  pisa-char replaces or removes it when it finishes. */
+static void describe_snapshot_run(const char *raw_dir,
+                                  const struct run_output *output,
+                                  const struct run_options *opt, int argc,
+                                  char **argv) {
+  if (!getenv("PISA_SNAPSHOT_INTERVAL"))
+    return;
+  struct run_results run = {
+      .output = output->document,
+      .raw_dir = raw_dir,
+      .mpi_ranks = opt->settings.mpi_ranks,
+      .program = {argv[0], argv + 1, argc - 1, 128 + SIGKILL, SIGKILL, 0},
+  };
+  if (run_results_describe(&run) != 0)
+    warning("cannot describe the run in %s: %s", raw_dir, strerror(errno));
+}
+
 int cmd_run(int argc, char **argv) {
   struct run_options opt = {0};
   run_settings_init(&opt.settings);
@@ -320,6 +341,7 @@ int cmd_run(int argc, char **argv) {
     check_keep_raw(opt.keep_raw);
 
   char *raw_dir = run_results_dir_create();
+  describe_snapshot_run(raw_dir, &output, &opt, argc - first, argv + first);
   struct run_outcome outcome;
   struct child_signals signals;
   struct progress progress;

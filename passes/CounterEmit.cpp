@@ -2,7 +2,8 @@
 //
 // Emits the thread-local counter array, the module's counter tables
 // (pisa/abi.h), the descriptor and marker string in the marker section,
-// and the constructor that registers the descriptor.
+// and the constructor and destructor that register and unregister the
+// descriptor.
 //
 //===----------------------------------------------------------------------===//
 #include "CounterTables.h"
@@ -20,6 +21,7 @@ namespace {
 const char CounterArrayVar[] = "__pisa_counters";
 const char CounterAddrFn[] = "__pisa_counters_addr";
 const char CtorFn[] = "__pisa_counter_ctor";
+const char DtorFn[] = "__pisa_counter_dtor";
 const char MarkerVar[] = "__pisa_counter_marker";
 
 static_assert(sizeof(pisa_counter_set) == 19 * 4 &&
@@ -119,6 +121,9 @@ void emitCounterTables(Module &M, const CounterRuntime &RT,
   TB.markedGlobal(ConstantDataArray::getString(TB.Ctx, PISA_COUNTER_MARKER),
                   MarkerVar);
   emitRegistration(M, PISA_FN_COUNTER_REGISTER, ModVar, CtorFn);
+  // Its counters live in the module's thread-local storage and its tables
+  // in its image: the runtime copies both when a dlclose unloads it.
+  emitUnregistration(M, PISA_FN_COUNTER_UNREGISTER, ModVar, DtorFn);
 }
 
 } // namespace pisa

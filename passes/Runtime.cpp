@@ -36,18 +36,30 @@ Instruction *splitRarePath(Value *Cond, Instruction *At) {
   return SplitBlockAndInsertIfThen(Cond, At, false, Weights);
 }
 
+/// An internal function FnName that passes the descriptor to RuntimeFn.
+static Function *emitDescriptorCall(Module &M, StringRef RuntimeFn,
+                                    GlobalVariable *ModVar, StringRef FnName) {
+  LLVMContext &Ctx = M.getContext();
+  FunctionCallee Callee = M.getOrInsertFunction(RuntimeFn, Type::getVoidTy(Ctx),
+                                                PointerType::getUnqual(Ctx));
+  Function *F = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                                 GlobalValue::InternalLinkage, FnName, M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
+  B.CreateCall(Callee, {ModVar});
+  B.CreateRetVoid();
+  return F;
+}
+
 void emitRegistration(Module &M, StringRef RegisterFn, GlobalVariable *ModVar,
                       StringRef CtorName) {
-  LLVMContext &Ctx = M.getContext();
-  FunctionCallee Register = M.getOrInsertFunction(
-      RegisterFn, Type::getVoidTy(Ctx), PointerType::getUnqual(Ctx));
-  Function *Ctor =
-      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
-                       GlobalValue::InternalLinkage, CtorName, M);
-  IRBuilder<> B(BasicBlock::Create(Ctx, "", Ctor));
-  B.CreateCall(Register, {ModVar});
-  B.CreateRetVoid();
-  appendToGlobalCtors(M, Ctor, 1);
+  appendToGlobalCtors(M, emitDescriptorCall(M, RegisterFn, ModVar, CtorName),
+                      1);
+}
+
+void emitUnregistration(Module &M, StringRef UnregisterFn,
+                        GlobalVariable *ModVar, StringRef DtorName) {
+  appendToGlobalDtors(M, emitDescriptorCall(M, UnregisterFn, ModVar, DtorName),
+                      1);
 }
 
 } // namespace pisa

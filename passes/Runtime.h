@@ -2,7 +2,7 @@
 //
 // Declarations of the runtime's thread-local variables and entry points
 // (names in pisa/abi.h), the rarely taken call into it, and the constructor
-// that registers a module's tables.
+// and destructor that register and unregister a module's tables.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PISA_RUNTIME_H
@@ -34,6 +34,12 @@ llvm::Instruction *splitRarePath(llvm::Value *Cond, llvm::Instruction *At);
 /// the module's descriptor to the runtime's RegisterFn(ptr).
 void emitRegistration(llvm::Module &M, llvm::StringRef RegisterFn,
                       llvm::GlobalVariable *ModVar, llvm::StringRef CtorName);
+
+/// A destructor DtorName (priority 1: after the module's own) that passes
+/// the descriptor to the runtime's UnregisterFn(ptr) when the module is
+/// unloaded (dlclose) or the process exits.
+void emitUnregistration(llvm::Module &M, llvm::StringRef UnregisterFn,
+                        llvm::GlobalVariable *ModVar, llvm::StringRef DtorName);
 
 } // namespace pisa
 

@@ -98,7 +98,8 @@ PISA_HIDDEN const char *pisa_hw_unavailable(unsigned i);
 PISA_HIDDEN void pisa_intervals_start(void);
 
 /* ---- result (report.c) ---- */
-/* Writes raw.<pid>.json in counter mode; 0 on success. */
-PISA_HIDDEN int pisa_counter_write_result(int complete, int signal);
+/* Writes STEM.<pid>.json (rawdoc.h) in counter mode; 0 on success. */
+PISA_HIDDEN int pisa_counter_write_result(int complete, int signal,
+                                          const char *stem);
 
 #endif

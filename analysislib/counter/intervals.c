@@ -3,7 +3,6 @@
  * per-interval deltas of the raw result. */
 #include "counter.h"
 
-#include <signal.h>
 #include <stdlib.h>
 
 static void interval_snapshot(struct pisa_cthread *t, double at) {
@@ -45,15 +44,5 @@ static void *interval_thread(void *arg) {
 }
 
 PISA_HIDDEN void pisa_intervals_start(void) {
-  pthread_t tid;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are the program's */
-  if (pthread_create(&tid, &attr, interval_thread, NULL) != 0)
-    PISA_ERR("cannot start the --interval-ms thread");
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  pthread_attr_destroy(&attr);
+  pisa_runtime_thread(interval_thread, "the --interval-ms thread");
 }

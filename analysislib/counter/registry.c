@@ -1,8 +1,9 @@
 /* registry.c: counter mode's modules and threads.  Modules register
  * their tables from constructors; a thread becomes known when it first
  * enters an instrumented function, its counter arrays are recorded then,
- * and their values are copied when it exits.  No atomics on the counters:
- * each thread writes only its own. */
+ * and their values are copied when it exits.  A module that dlclose
+ * unloads has its tables and every thread's counters of it copied first.
+ * No atomics on the counters: each thread writes only its own. */
 #include "counter.h"
 #include "exit_status.h"
 
@@ -29,6 +30,9 @@ static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 static pthread_once_t clock_once = PTHREAD_ONCE_INIT;
 static struct timespec started;
+/* Set once exit has begun: module destructors that run then unmap
+ * nothing before the result is written, so they copy nothing. */
+static atomic_int exiting;
 
 PISA_HIDDEN uint32_t pisa_cmodule_count(void) {
   return atomic_load_explicit(&n_modules, memory_order_acquire);
@@ -70,8 +74,9 @@ PISA_HIDDEN void pisa_cthreads_after_fork(void) {
   if (!t)
     return;
   for (uint32_t i = 0; i < t->n_arrays; i++)
-    memset(t->arrays[i], 0,
-           pisa_cmodules[i].table->n_counters * sizeof *t->arrays[i]);
+    if (t->arrays[i])
+      memset(t->arrays[i], 0,
+             pisa_cmodules[i].table->n_counters * sizeof *t->arrays[i]);
   for (uint32_t r = 0; r < t->n_regions; r++)
     free(t->regions[r].delta);
   free(t->regions);
@@ -93,7 +98,8 @@ static void make_exit_key(void) {
     PISA_ERR("cannot create the thread-exit key");
 }
 
-/* Records the calling thread's counter arrays of modules [from, to). */
+/* Records the calling thread's counter arrays of modules [from, to); an
+ * unloaded module (no counters function) has none: NULL, read as zeros. */
 static void record_arrays(struct pisa_cthread *t, uint32_t to) {
   if (to <= t->n_arrays)
     return;
@@ -101,7 +107,9 @@ static void record_arrays(struct pisa_cthread *t, uint32_t to) {
   if (!arrays)
     return;
   for (uint32_t i = t->n_arrays; i < to; i++)
-    arrays[i] = pisa_cmodules[i].table->counters();
+    arrays[i] = pisa_cmodules[i].table->counters
+                    ? pisa_cmodules[i].table->counters()
+                    : NULL;
   t->arrays = arrays;
   t->n_arrays = to;
 }
@@ -158,7 +166,8 @@ PISA_HIDDEN void pisa_cthread_read(struct pisa_cthread *t, uint64_t *out,
     uint32_t k = m->table->n_counters;
     if (m->base + k > n)
       k = n - m->base;
-    memcpy(out + m->base, t->arrays[i], k * sizeof *out);
+    if (t->arrays[i])
+      memcpy(out + m->base, t->arrays[i], k * sizeof *out);
   }
 }
 
@@ -183,10 +192,17 @@ static void thread_exit(void *arg) {
   pisa_signals_restore(&saved_mask);
 }
 
+static void mark_exiting(void) { atomic_store(&exiting, 1); }
+
+/* atexit handlers run before any destructor of a loaded object. */
+static void watch_exit(void) { atexit(mark_exiting); }
+static pthread_once_t watch_exit_once = PTHREAD_ONCE_INIT;
+
 __attribute__((visibility("default"))) void
 __pisa_counter_register(const struct pisa_counter_module *m) {
   if (pisa_abi_mismatch(m->name, m->abi_version))
     return;
+  pthread_once(&watch_exit_once, watch_exit);
   start_clock();
   pthread_mutex_lock(&modules_lock);
   uint32_t i = atomic_load_explicit(&n_modules, memory_order_relaxed);
@@ -201,4 +217,130 @@ __pisa_counter_register(const struct pisa_counter_module *m) {
                         memory_order_release);
   atomic_store_explicit(&n_modules, i + 1, memory_order_release);
   pthread_mutex_unlock(&modules_lock);
+}
+
+/* ---- unloading: a copy of the module's tables and counters ---- */
+
+/* Where a copy goes: with base NULL it only measures (used grows). */
+struct arena {
+  char *base;
+  size_t used;
+};
+
+static void *put(struct arena *a, const void *src, size_t bytes) {
+  char *dst = a->base ? a->base + a->used : NULL;
+  if (dst && bytes)
+    memcpy(dst, src, bytes);
+  a->used += (bytes + 7) & ~(size_t)7;
+  return dst;
+}
+
+static const char *put_string(struct arena *a, const char *s) {
+  return s ? put(a, s, strlen(s) + 1) : NULL;
+}
+
+/* Copies m into a (or measures it), every string and array it points to
+ * included; the copy has no counters function: the module is gone. */
+static struct pisa_counter_module *
+copy_table(struct arena *a, const struct pisa_counter_module *m) {
+  struct pisa_counter_module *c = put(a, m, sizeof *m);
+  struct pisa_counter_function *fns =
+      put(a, m->functions, m->n_functions * sizeof *m->functions);
+  const char **calls = put(a, m->calls, m->n_calls * sizeof *m->calls);
+  for (uint32_t f = 0; f < m->n_functions; f++) {
+    const struct pisa_counter_function *fn = &m->functions[f];
+    const char *name = put_string(a, fn->name);
+    const char *display = put_string(a, fn->display);
+    const char *file = put_string(a, fn->file);
+    if (fns) {
+      fns[f].name = name;
+      fns[f].display = display;
+      fns[f].file = file;
+    }
+  }
+  for (uint32_t k = 0; k < m->n_calls; k++) {
+    const char *callee = put_string(a, m->calls[k]);
+    if (calls)
+      calls[k] = callee;
+  }
+  const char *name = put_string(a, m->name);
+  const void *sets = put(a, m->sets, m->n_sets * sizeof *m->sets);
+  const void *terms = put(a, m->terms, m->n_terms * sizeof *m->terms);
+  const void *instrs = put(a, m->instrs, m->n_instrs * sizeof *m->instrs);
+  const void *incs =
+      put(a, m->increments, m->n_counters * sizeof *m->increments);
+  if (c)
+    *c = (struct pisa_counter_module){.abi_version = m->abi_version,
+                                      .mode = m->mode,
+                                      .n_functions = m->n_functions,
+                                      .n_sets = m->n_sets,
+                                      .n_terms = m->n_terms,
+                                      .n_instrs = m->n_instrs,
+                                      .n_calls = m->n_calls,
+                                      .n_counters = m->n_counters,
+                                      .name = name,
+                                      .functions = fns,
+                                      .sets = sets,
+                                      .terms = terms,
+                                      .instrs = instrs,
+                                      .calls = calls,
+                                      .increments = incs};
+  return c;
+}
+
+/* Out of memory: the module is kept without functions or counts (the
+ * result is marked incomplete). */
+static const struct pisa_counter_module lost_module;
+
+static const struct pisa_counter_module *
+keep_table(const struct pisa_counter_module *m) {
+  struct arena a = {0};
+  copy_table(&a, m);
+  if (!(a.base = malloc(a.used))) {
+    pisa_out_of_memory();
+    return &lost_module;
+  }
+  a.used = 0;
+  return copy_table(&a, m);
+}
+
+/* Every live thread's counters of module i, into memory of the runtime's. */
+static void keep_counters(uint32_t i, uint32_t n_counters) {
+  for (struct pisa_cthread *t = threads_head; t; t = t->next) {
+    if (t->final || i >= t->n_arrays || !t->arrays[i])
+      continue;
+    uint64_t *copy = malloc((n_counters ? n_counters : 1) * sizeof *copy);
+    if (copy)
+      memcpy(copy, t->arrays[i], n_counters * sizeof *copy);
+    else
+      pisa_out_of_memory();
+    t->arrays[i] = copy;
+  }
+}
+
+/* The module's destructor.  At a dlclose (not at exit) its image and
+ * thread-local storage are about to go: the calling thread records its
+ * arrays (it may have called the module after its first entry), then the
+ * counters and tables are copied under both locks, with signals blocked. */
+__attribute__((visibility("default"))) void
+__pisa_counter_unregister(const struct pisa_counter_module *m) {
+  if (atomic_load(&exiting))
+    return;
+  int saved = errno;
+  sigset_t saved_mask;
+  pisa_signals_block(&saved_mask);
+  if (self)
+    record_arrays(self, pisa_cmodule_count());
+  pthread_mutex_lock(&modules_lock);
+  pthread_mutex_lock(&threads_lock);
+  uint32_t n = pisa_cmodule_count();
+  for (uint32_t i = 0; i < n; i++)
+    if (pisa_cmodules[i].table == m) {
+      keep_counters(i, m->n_counters);
+      pisa_cmodules[i].table = keep_table(m);
+    }
+  pthread_mutex_unlock(&threads_lock);
+  pthread_mutex_unlock(&modules_lock);
+  pisa_signals_restore(&saved_mask);
+  errno = saved;
 }

@@ -552,9 +552,10 @@ static json_object *build_result(int complete, int signal) {
   return doc;
 }
 
-PISA_HIDDEN int pisa_counter_write_result(int complete, int signal) {
+PISA_HIDDEN int pisa_counter_write_result(int complete, int signal,
+                                          const char *stem) {
   pisa_cthreads_lock();
   json_object *doc = build_result(complete, signal);
   pisa_cthreads_unlock();
-  return pisa_write_raw(doc);
+  return pisa_write_raw(doc, stem);
 }

@@ -388,6 +388,46 @@ static int merge_header(struct pisa_rank_merge *m, json_object *input) {
   return 0;
 }
 
+/* Counter mode's "counter" object: the settings (sample_every,
+ * interval_ms) must agree; the counter updates add; a hardware counter is
+ * available when it was for every input (a rank on another node may lack
+ * it: that input's reason is kept).  The counts of counters and sets
+ * describe the program, the first input's are kept. */
+static int merge_counter(struct pisa_rank_merge *m, json_object *counter) {
+  static const char *const Settings[] = {"sample_every", "interval_ms"};
+  json_object *into = json_at(m->doc, "counter");
+  if (!counter)
+    return 0;
+  if (!into) {
+    json_object_object_add(m->doc, "counter", copy_of(counter));
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof Settings / sizeof *Settings; i++)
+    if (!json_object_equal(json_at(into, Settings[i]),
+                           json_at(counter, Settings[i]))) {
+      snprintf(m->err, sizeof m->err,
+               "the inputs were analysed with different settings "
+               "(\"counter\": \"%s\")",
+               Settings[i]);
+      return -1;
+    }
+  json_object *hw = json_at(into, "hw_counters");
+  json_object *other = json_at(counter, "hw_counters");
+  for (size_t i = 0; i < json_object_array_length(hw); i++) {
+    json_object *e = json_object_array_get_idx(hw, i);
+    json_object *o = json_object_array_get_idx(other, i);
+    if (o && json_object_get_boolean(json_at(e, "available")) &&
+        !json_object_get_boolean(json_at(o, "available"))) {
+      json_object_object_add(e, "available", json_object_new_boolean(0));
+      json_object_object_add(e, "reason",
+                             json_object_get(json_at(o, "reason")));
+    }
+  }
+  return add_ints(json_at(into, "updates"), json_at(counter, "updates")) != 0
+             ? overflow(m)
+             : 0;
+}
+
 /* Every input is valid before it is read: the merge relies on its types. */
 static int check_input(struct pisa_rank_merge *m, json_object *input, int raw) {
   char why[400];
@@ -412,7 +452,8 @@ int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
              raw ? "mpi" : "ranks");
     return -1;
   }
-  if (merge_header(m, input) != 0)
+  if (merge_header(m, input) != 0 ||
+      merge_counter(m, json_at(input, "counter")) != 0)
     return -1;
   if (raw) {
     if (add_rank_entry(m, rank_entry_from_raw(input)) != 0)
@@ -578,8 +619,9 @@ static int job_size(json_object *ranks, int expected) {
 /* Rebuilds `doc` with its keys in the order of the other documents. */
 static json_object *ordered(json_object *doc) {
   static const char *const Order[] = {
-      "schema", "tool",    "program",   "mode",    "complete", "config",
-      "totals", "threads", "functions", "regions", "ranks",    "mpi"};
+      "schema", "tool",   "program", "mode",      "complete",
+      "config", "totals", "threads", "functions", "regions",
+      "ranks",  "mpi",    "counter"};
   json_object *out = json_object_new_object();
   for (size_t i = 0; i < sizeof Order / sizeof *Order; i++)
     if (json_at(doc, Order[i]))

@@ -47,14 +47,35 @@ void run_results_dir_remove(const char *dir) {
 
 /* ---- Raw results ------------------------------------------------------- */
 
-/* pid of a file named raw.<pid>.json, else 0. */
+/* The runtime's raw result of process PID, and the snapshot that
+ * PISA_SNAPSHOT_INTERVAL makes it write while it runs: the process's
+ * result when it left no other (killed by SIGKILL). */
+static const char *const RawStems[] = {"raw", "snapshot"};
+
+/* pid of a file named raw.<pid>.json or snapshot.<pid>.json, else 0. */
 static pid_t raw_file_pid(const char *name) {
-  unsigned long pid;
-  char *end;
-  if (strncmp(name, "raw.", 4) != 0 || !parse_decimal(name + 4, &end, &pid) ||
-      strcmp(end, ".json") != 0 || pid == 0 || pid > INT32_MAX)
-    return 0;
-  return (pid_t)pid;
+  for (size_t i = 0; i < sizeof RawStems / sizeof *RawStems; i++) {
+    unsigned long pid;
+    char *end;
+    size_t n = strlen(RawStems[i]);
+    if (strncmp(name, RawStems[i], n) == 0 && name[n] == '.' &&
+        parse_decimal(name + n + 1, &end, &pid) && strcmp(end, ".json") == 0 &&
+        pid != 0 && pid <= INT32_MAX)
+      return (pid_t)pid;
+  }
+  return 0;
+}
+
+/* The raw result of process `pid` in `dir`: raw.PID.json, or else its last
+ * snapshot (*snapshot set); allocated. */
+static char *raw_path(const char *dir, pid_t pid, int *snapshot) {
+  char *path = xasprintf("%s/raw.%d.json", dir, (int)pid);
+  *snapshot = access(path, F_OK) != 0;
+  if (*snapshot) {
+    free(path);
+    path = xasprintf("%s/snapshot.%d.json", dir, (int)pid);
+  }
+  return path;
 }
 
 static int compare_pids(const void *a, const void *b) {
@@ -62,7 +83,8 @@ static int compare_pids(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The pids of the raw results in `dir`, sorted; *count of them. */
+/* The pids of the raw results in `dir`, sorted, each once; *count of
+ * them. */
 static pid_t *list_raw_results(const char *dir, size_t *count) {
   DIR *d = opendir(dir);
   pid_t *pids = NULL;
@@ -78,7 +100,11 @@ static pid_t *list_raw_results(const char *dir, size_t *count) {
   if (d)
     closedir(d);
   qsort(pids, n, sizeof *pids, compare_pids);
-  *count = n;
+  size_t unique = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!unique || pids[unique - 1] != pids[i])
+      pids[unique++] = pids[i];
+  *count = unique;
   return pids;
 }
 
@@ -101,8 +127,9 @@ static int copy_file(const char *from, const char *to) {
 static void keep_raw_results(struct run_results *r, const pid_t *pids,
                              size_t n) {
   for (size_t i = 0; i < n; i++) {
-    char *from = xasprintf("%s/raw.%d.json", r->raw_dir, (int)pids[i]);
-    char *to = xasprintf("%s/raw.%d.json", r->keep_raw, (int)pids[i]);
+    int snapshot;
+    char *from = raw_path(r->raw_dir, pids[i], &snapshot);
+    char *to = xasprintf("%s/%s", r->keep_raw, strrchr(from, '/') + 1);
     if (copy_file(from, to) != 0)
       warning("cannot copy the raw result to %s: %s", to, strerror(errno));
     free(from);
@@ -270,9 +297,15 @@ static void merge_earlier_image(json_object *raw, json_object *earlier) {
 /* The raw result of process `pid`, with its earlier images; NULL after an
  * error message. */
 static json_object *read_raw_result(struct run_results *r, pid_t pid) {
-  char *path = xasprintf("%s/raw.%d.json", r->raw_dir, (int)pid);
+  int snapshot;
+  char *path = raw_path(r->raw_dir, pid, &snapshot);
   json_object *raw = read_raw_file(r, pid, path);
   free(path);
+  if (raw && snapshot)
+    warning("process %d left no analysis result (%s); its document holds "
+            "the last snapshot (PISA_SNAPSHOT_INTERVAL) and is marked "
+            "incomplete",
+            (int)pid, pid == r->pid ? describe_exit(&r->program) : "killed");
   for (int n = 0; raw; n++) {
     path = xasprintf("%s/exec.%d.%d.json", r->raw_dir, (int)pid, n);
     json_object *earlier =
@@ -312,27 +345,6 @@ static void keep_own_failures(json_object *doc) {
   json_object_object_add(json_at(doc, "mpi"), "failed_ranks", own);
 }
 
-/* Counter mode: the run's "counter" object, which the merge of ranks does
- * not carry: the first rank's settings, with the counter updates of all. */
-static void add_counter_settings(json_object *doc, json_object **raws,
-                                 size_t n) {
-  json_object *first = NULL;
-  uint64_t updates = 0;
-  for (size_t i = 0; i < n; i++) {
-    json_object *counter = raws[i] ? json_at(raws[i], "counter") : NULL;
-    if (!counter)
-      continue;
-    first = first ? first : counter;
-    updates += json_object_get_uint64(json_at(counter, "updates"));
-  }
-  if (!first || json_at(doc, "counter"))
-    return;
-  json_object *copy = NULL;
-  json_object_deep_copy(first, &copy, NULL);
-  json_object_object_add(copy, "updates", json_object_new_uint64(updates));
-  json_object_object_add(doc, "counter", copy);
-}
-
 /* The merged document of the ranks in `raws` (NULL entries skipped). */
 static int ranks_document(struct run_results *r, json_object **raws, size_t n) {
   struct pisa_rank_merge m;
@@ -350,7 +362,6 @@ static int ranks_document(struct run_results *r, json_object **raws, size_t n) {
   }
   if (!r->mpi_ranks)
     keep_own_failures(doc);
-  add_counter_settings(doc, raws, n);
   char about[64];
   int size = json_object_get_int(json_at(doc, "mpi/size"));
   snprintf(about, sizeof about, "%d rank%s, %s", size, size == 1 ? "" : "s",
@@ -478,7 +489,7 @@ static char *absolute_path(const char *path) {
   return xasprintf("%s/%s", cwd, path);
 }
 
-int run_results_keep(const struct run_results *r) {
+int run_results_describe(const struct run_results *r) {
   json_object *run = json_object_new_object();
   char *output = absolute_path(r->output);
   json_object_object_add(run, "output", json_object_new_string(output));
@@ -490,7 +501,11 @@ int run_results_keep(const struct run_results *r) {
   json_object_put(run);
   free(output);
   free(path);
-  if (rc != 0) {
+  return rc;
+}
+
+int run_results_keep(const struct run_results *r) {
+  if (run_results_describe(r) != 0) {
     error("cannot keep the raw results in %s: %s", r->raw_dir, strerror(errno));
     return -1;
   }
@@ -544,5 +559,11 @@ int run_results_load(const char *dir, struct run_results *r) {
       .pid = (pid_t)json_object_get_int64(json_at(run, "pid"))};
   program_from_json(json_at(run, "program"), &r->program);
   json_object_put(run);
+  if (!r->pid) { /* described before it ran: the first process started */
+    size_t n;
+    pid_t *pids = list_raw_results(dir, &n);
+    r->pid = n ? pids[0] : 0;
+    free(pids);
+  }
   return 0;
 }

@@ -41,6 +41,10 @@ int run_results_write(struct run_results *r);
  * directory (run.json) and says that it is kept for `pisa-char recover`;
  * 0, or -1 after an error message (the directory can then go). */
 int run_results_keep(const struct run_results *r);
+/* Describes the run in the raw directory (run.json), without a word; 0 or
+ * -1.  Before a run that writes snapshots, with pid 0 (recover then takes
+ * the lowest pid of the results: the process pisa-char started). */
+int run_results_describe(const struct run_results *r);
 /* The run kept in `dir` by run_results_keep, to write its documents again
  * (replacing any written before); 0, or -1 after an error message.  The
  * strings are allocated and live as long as the process. */

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_LINE_SIZE (1u << 20)
-#define MAX_ENTROPY_BITS 40u
-#define MAX_WINDOWS 8
-#define MAX_WINDOW 1048576
-#define MAX_HW_COUNTERS 8 /* the runtime's PISA_MAX_HW_COUNTERS */
+#define MAX_LINE_SIZE PISA_MAX_LINE_SIZE
+#define MAX_ENTROPY_BITS PISA_MAX_ENTROPY_BITS
+#define MAX_WINDOWS PISA_MAX_ILP_WINDOWS
+#define MAX_WINDOW PISA_MAX_ILP_WINDOW
+#define MAX_HW_COUNTERS PISA_MAX_HW_COUNTERS
 
 void run_settings_init(struct run_settings *s) {
   *s = (struct run_settings){.line_min = 8,
@@ -208,12 +208,14 @@ static int parse_positive(const struct command_line *cl, const char *name,
 
 int run_parse_sample_every(const struct command_line *cl, const char *arg,
                            struct run_settings *s) {
-  return parse_positive(cl, "--sample-every", arg, 1u << 30, &s->sample_every);
+  return parse_positive(cl, "--sample-every", arg, PISA_MAX_SAMPLE_EVERY,
+                        &s->sample_every);
 }
 
 int run_parse_interval_ms(const struct command_line *cl, const char *arg,
                           struct run_settings *s) {
-  return parse_positive(cl, "--interval-ms", arg, 3600000, &s->interval_ms);
+  return parse_positive(cl, "--interval-ms", arg, PISA_MAX_INTERVAL_MS,
+                        &s->interval_ms);
 }
 
 int run_parse_mpi_ranks(const struct command_line *cl, const char *arg,
@@ -247,7 +249,8 @@ int run_parse_sample(const struct command_line *cl, const char *arg,
   double rate = strtod(arg, &end);
   if (end != arg && *end == '%' && !end[1])
     rate /= 100, end++;
-  if (end == arg || *end || errno || !(rate >= 1e-6 && rate <= 1) ||
+  if (end == arg || *end || errno ||
+      !(rate >= PISA_MIN_SAMPLE_RATE && rate <= 1) ||
       !(arg[0] >= '0' && arg[0] <= '9'))
     return usage_error(cl,
                        "--sample %s: expected a rate from 0.000001 to 1, or a "
@@ -260,7 +263,7 @@ int run_parse_sample(const struct command_line *cl, const char *arg,
 int run_parse_memory_limit(const struct command_line *cl, const char *arg,
                            struct run_settings *s) {
   uint64_t bytes;
-  if (parse_size(arg, 0x1p20, 0x1p63, &bytes))
+  if (parse_size(arg, PISA_MIN_MEMORY_LIMIT, 0x1p63, &bytes))
     return usage_error(cl,
                        "--memory-limit %s: expected a size of at least 1M, in "
                        "bytes or with K, M, G or T",
@@ -272,7 +275,7 @@ int run_parse_memory_limit(const struct command_line *cl, const char *arg,
 int run_parse_analysis_threads(const struct command_line *cl, const char *arg,
                                struct run_settings *s) {
   unsigned long n;
-  if (parse_unsigned(arg, 0, 64, &n))
+  if (parse_unsigned(arg, 0, PISA_MAX_ANALYSIS_THREADS, &n))
     return usage_error(cl,
                        "--analysis-threads %s: expected a number from 0 "
                        "to 64",
@@ -302,6 +305,13 @@ int run_check_mode(const struct command_line *cl,
 }
 
 void run_check_environment(void) {
+  const char *snapshot = getenv("PISA_SNAPSHOT_INTERVAL");
+  unsigned long seconds;
+  if (snapshot &&
+      parse_unsigned(snapshot, 1, PISA_MAX_SNAPSHOT_INTERVAL, &seconds))
+    die("PISA_SNAPSHOT_INTERVAL=%s: expected a number of seconds from 1 to "
+        "%u",
+        snapshot, PISA_MAX_SNAPSHOT_INTERVAL);
   const char *limit = getenv("PISA_SCHED_MEMORY");
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   unsigned long memory =

@@ -249,6 +249,9 @@ uint64_t *__pisa_buffer_refill(uint64_t words);
 #define PISA_MODE_COUNTER 1u
 #define PISA_COUNTER_MARKER "pisa-char counter-mode module"
 #define PISA_FN_COUNTER_REGISTER "__pisa_counter_register"
+/* Called from the module's destructor: when a dlclose unloads it, the
+ * runtime copies its tables and every thread's counters of it. */
+#define PISA_FN_COUNTER_UNREGISTER "__pisa_counter_unregister"
 /* Called (cold) by an instrumented function entered by a thread whose
  * PISA_TLS_COUNTER_THREAD flag is 0: the runtime learns about the thread. */
 #define PISA_FN_COUNTER_THREAD "__pisa_counter_thread"
@@ -332,6 +335,7 @@ struct pisa_counter_module {
 extern "C" {
 #endif
 void __pisa_counter_register(const struct pisa_counter_module *module);
+void __pisa_counter_unregister(const struct pisa_counter_module *module);
 void __pisa_counter_thread(void);
 void __pisa_roi_begin(const char *name);
 void __pisa_roi_end(const char *name);

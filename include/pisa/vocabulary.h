@@ -34,6 +34,22 @@ enum pisa_family_bit {
   X(DEEP, "deep")       /* every block and access: the full metric set */      \
   X(COUNTER, "counter") /* block counters and regions, a few percent */
 
+/* ---- Bounds of the settings -------------------------------------------
+ * pisa-char refuses options outside them before anything runs; the runtime
+ * refuses the same values in its environment (PISA_*) and then does not
+ * measure the run (docs/reliability.md). */
+#define PISA_MAX_LINE_SIZE (1u << 20)      /* --line-sizes */
+#define PISA_MAX_ENTROPY_BITS 40u          /* --entropy-bits */
+#define PISA_MAX_ILP_WINDOWS 8             /* --ilp-windows: how many */
+#define PISA_MAX_ILP_WINDOW 1048576u       /* --ilp-windows: each */
+#define PISA_MAX_HW_COUNTERS 8             /* --hw-counters */
+#define PISA_MAX_SAMPLE_EVERY (1u << 30)   /* --sample-every */
+#define PISA_MAX_INTERVAL_MS 3600000u      /* --interval-ms: an hour */
+#define PISA_MAX_ANALYSIS_THREADS 64u      /* --analysis-threads */
+#define PISA_MIN_MEMORY_LIMIT (1ull << 20) /* --memory-limit */
+#define PISA_MIN_SAMPLE_RATE 1e-6          /* --sample */
+#define PISA_MAX_SNAPSHOT_INTERVAL 86400u  /* PISA_SNAPSHOT_INTERVAL, s */
+
 /* ---- Hardware counters of counter mode (--hw-counters) -----------------
  * X(name, type, config) with linux/perf_event.h's PERF_TYPE_ and
  * PERF_COUNT_ prefixes left out; CACHE(name, cache, operation, result) for

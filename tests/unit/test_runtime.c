@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "jsonschema.h"
+#include "rawdoc.h"
 #include "report.h"
 #include "threads.h"
 
@@ -159,7 +160,7 @@ static void produce_result(void) {
     pthread_join(tids[t], NULL);
   run_wide();
   pisa_thread_drain(pisa_thread_self());
-  EXPECT(pisa_write_result(1, 0) == 0);
+  EXPECT(pisa_write_result(1, 0, PISA_RESULT_STEM) == 0);
   char path[8192];
   snprintf(path, sizeof path, "%s/raw.%ld.json", getenv("PISA_OUTPUT_DIR"),
            (long)getpid());

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """Fault injection: runs `pisa-char -q -o OUT PROGRAM` many times and sends
-one of SIGINT, SIGTERM, SIGHUP, SIGALRM, SIGPIPE at a random moment: to the
+one of SIGINT, SIGTERM, SIGHUP, SIGALRM, SIGPIPE at a chosen moment: to the
 program while it starts up and runs (the runtime's start-up, the program,
 the drains of its buffer, its exit-time write), or, once the program has
-ended, to pisa-char while it writes the document.  Every run must end
-(no hang), and leave either a valid document whose exit status is the one
-pisa-char exits with (128+N when the program died of signal N, which the
-document then records as incomplete), or, without a document, a
-"pisa-char: ..." message and exit status 125.  A signal that reaches
-pisa-char while it writes lets it finish the document, then ends it: 128+N
-(or, sent as pisa-char exits, finds it gone: the program's status).
-Usage: inject.py PISA_CHAR PROGRAM WORKDIR RUNS SEED"""
+ended, to pisa-char while it writes the document.  A calibration run
+measures the program's life and pisa-char's write after it; each is cut
+into strata (PROGRAM_STRATA and WRITE_STRATA equal slices) and every signal
+is sent once at a random moment of every stratum, so every phase gets
+every signal with few runs.  Every run must end (no hang), and leave
+either a valid document whose exit status is the one pisa-char exits with
+(128+N when the program died of signal N, which the document then records
+as incomplete), or, without a document, a "pisa-char: ..." message and
+exit status 125.  A signal that reaches pisa-char while it writes lets it
+finish the document, then ends it: 128+N (or, sent as pisa-char exits,
+finds it gone: the program's status).
+Usage: inject.py PISA_CHAR PROGRAM WORKDIR PROGRAM_STRATA WRITE_STRATA SEED"""
 import concurrent.futures
 import json
 import os
@@ -122,18 +126,31 @@ def one_run(pisa_char, program, workdir, validator, i, sig, delay):
     return target, "document" if os.path.exists(out) else "message", why
 
 
-def main(argv):
-    pisa_char, program, workdir, runs, seed = argv[1:6]
-    rng = random.Random(int(seed))
-    validator = validate.make_validator(validate.load_schemas(), "pisa-char-1.schema.json")
-    # The program's life under pisa-char, from its start to pisa-char's end:
-    # the delays cover it and a little more.
-    begin = time.monotonic()
+def calibrate(pisa_char, program, workdir):
+    """Seconds from the program's start to its end, and to pisa-char's end."""
     p = start(pisa_char, program, os.path.join(workdir, "calibrate.json"),
               os.path.join(workdir, "calibrate.err"))
+    wait_until(p, time.monotonic() + 30, lambda: child_of(p.pid))
+    begin = time.monotonic()
+    wait_until(p, begin + 30, lambda: not child_of(p.pid))
+    ended = time.monotonic() - begin
     p.wait()
-    span = time.monotonic() - begin
-    plan = [(i, SIGNALS[i % len(SIGNALS)], rng.uniform(0, span)) for i in range(int(runs))]
+    return ended, time.monotonic() - begin
+
+
+def strata(start_s, end_s, n):
+    width = (end_s - start_s) / n
+    return [(start_s + k * width, start_s + (k + 1) * width) for k in range(n)]
+
+
+def main(argv):
+    pisa_char, program, workdir, program_strata, write_strata, seed = argv[1:7]
+    rng = random.Random(int(seed))
+    validator = validate.make_validator(validate.load_schemas(), "pisa-char-1.schema.json")
+    ended, span = calibrate(pisa_char, program, workdir)
+    slices = strata(0, ended, int(program_strata)) + strata(ended, span, int(write_strata))
+    plan = [(lo, hi, sig) for lo, hi in slices for sig in SIGNALS]
+    plan = [(i, sig, rng.uniform(lo, hi)) for i, (lo, hi, sig) in enumerate(plan)]
     hits, failures = {}, []
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         for target, outcome, why in pool.map(

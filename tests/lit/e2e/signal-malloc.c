@@ -1,0 +1,69 @@
+// An instrumented SIGALRM handler that interrupts the program inside
+// libc's malloc and free (issue 15, item 2): the handler touches new
+// memory, so the runtime's refill, running in the handler, needs malloc
+// for its own tables while the interrupted malloc holds the arena's lock.
+// Before the fix every run of five hung or died in malloc ("malloc
+// assertion failure in sysmalloc": glibc's malloc is not reentrant).  Ten
+// runs, each under a 60 s timeout: each ends with the program's output and
+// status, and a complete document that lists the handler with at least one
+// whole alarm's stores.
+// RUN: %pisa-cc -O1 -o %t %s
+// RUN: sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do \
+// RUN:   timeout -s KILL 60 %pisa-char -q --force -o %t.json %t > %t.out \
+// RUN:   && grep -q "^blocks 20000 alarms [1-9]" %t.out || exit 1; done'
+// RUN: %validate %t.json
+// RUN: %jcheck %t.json "d['complete'] is True" \
+// RUN:   "d['program']['exit_status'] == 0" \
+// RUN:   "fn('on_alarm')['memory_accesses']['stores'] >= 512"
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#define WORDS (1 << 22)
+#define STEP 512
+
+static volatile long field[WORDS]; /* volatile: every store is kept */
+static volatile sig_atomic_t alarms;
+
+/* Each alarm writes the next STEP words of a 32 MiB array: new pages and
+ * lines for the runtime's footprint tables, about one buffer per eight
+ * alarms. */
+static void on_alarm(int sig) {
+  (void)sig;
+  long at = ((long)alarms * STEP) % WORDS;
+  for (long i = 0; i < STEP; i++)
+    field[at + i] = at + i;
+  alarms = alarms + 1;
+}
+
+int main(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGALRM, &sa, NULL);
+  /* The runtime's sigaction shows the program its own handler. */
+  struct sigaction now;
+  sigaction(SIGALRM, NULL, &now);
+  if (now.sa_handler != on_alarm || (now.sa_flags & SA_SIGINFO))
+    return 3;
+  struct itimerval every = {{0, 200}, {0, 200}};
+  setitimer(ITIMER_REAL, &every, NULL);
+  /* Mostly inside malloc and free: sizes past the thread cache, so the
+   * arena's lock is taken. */
+  long blocks = 0;
+  for (int i = 0; i < 20000; i++) {
+    void *p[8];
+    for (int k = 0; k < 8; k++)
+      p[k] = malloc(4096 + (size_t)((i * 8 + k) % 61) * 1024);
+    for (int k = 0; k < 8; k++)
+      free(p[k]);
+    blocks += p[0] != NULL;
+  }
+  struct itimerval off = {{0, 0}, {0, 0}};
+  setitimer(ITIMER_REAL, &off, NULL);
+  printf("blocks %ld alarms %d\n", blocks, (int)alarms);
+  return 0;
+}
