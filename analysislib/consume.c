@@ -520,6 +520,7 @@ static int region_room(struct pisa_thread *t, uint32_t id) {
 
 PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
                                       struct event_batch *b) {
+  uint64_t before = b->desync; /* the decoder counted these already */
   if (pisa_config.roi_function[0]) {
     t->fn_marks.n_marks = 0;
     function_marks(t, b, &t->fn_marks);
@@ -535,6 +536,7 @@ PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
     b->mark_region[kept++] = b->mark_region[m];
   }
   b->n_marks = kept;
+  t->desync += b->desync - before; /* markers dropped here */
 }
 
 /* What no burst carries over a gap: branch histories, and the schedules'

@@ -170,7 +170,8 @@ PISA_HIDDEN unsigned pisa_consume_groups(void);
 /* Before a decoded batch goes to the groups, in the thread that decoded
  * it: adds the --roi-function markers to its region markers and makes
  * room for every region they name (a marker without room is dropped and
- * counted in the batch's desync). */
+ * counted in the batch's and the thread's desync: the document's dropped
+ * records). */
 PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
                                       struct event_batch *batch);
 /* Feeds a decoded batch of the thread's stream to one group (nothing when
