@@ -615,24 +615,30 @@ static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
   consume_regions(t, b, fed, PISA_CONSUME_REUSE, bins ? region_reuse : NULL);
 }
 
+/* A temporally sampled group (branch, schedules): the whole batch, or its
+ * bursts when sampled; its regions only in an exact run. */
+static void consume_temporal(struct pisa_thread *t, struct pisa_bursts *bursts,
+                             const struct event_batch *b,
+                             void (*consume)(struct pisa_thread *,
+                                             const struct event_batch *),
+                             unsigned group, region_segment *segment) {
+  if (sampled())
+    consume_bursts(t, bursts, b, consume);
+  else
+    consume(t, b);
+  consume_regions(t, b, b, group, sampled() ? NULL : segment);
+}
+
 static void consume_branch_group(struct pisa_thread *t,
                                  const struct event_batch *b) {
-  if (sampled())
-    consume_bursts(t, &t->branch_bursts, b, consume_branches);
-  else
-    consume_branches(t, b);
-  consume_regions(t, b, b, PISA_CONSUME_BRANCH,
-                  sampled() ? NULL : region_branches);
+  consume_temporal(t, &t->branch_bursts, b, consume_branches,
+                   PISA_CONSUME_BRANCH, region_branches);
 }
 
 static void consume_sched_group(struct pisa_thread *t,
                                 const struct event_batch *b) {
-  if (sampled())
-    consume_bursts(t, &t->sched_bursts, b, consume_schedules);
-  else
-    consume_schedules(t, b);
-  consume_regions(t, b, b, PISA_CONSUME_SCHED,
-                  sampled() ? NULL : region_schedules);
+  consume_temporal(t, &t->sched_bursts, b, consume_schedules,
+                   PISA_CONSUME_SCHED, region_schedules);
 }
 
 PISA_HIDDEN unsigned pisa_consume_groups(void) {
