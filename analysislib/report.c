@@ -315,13 +315,7 @@ static json_object *regions_json(uint32_t n_blocks) {
     json_object_object_add(o, "name",
                            json_object_new_string(pisa_region_name(r)));
     json_object_object_add(o, "executions", json_object_new_uint64(executions));
-    /* Sampled, regions follow no bursts: no branch or schedule family. */
-    families_json(
-        o, &ra,
-        pisa_config.sampling.rate < 1
-            ? pisa_config.families &
-                  ~(PISA_FAMILY(BRANCH) | PISA_FAMILY(ILP) | PISA_FAMILY(BBLP))
-            : pisa_config.families);
+    families_json(o, &ra, pisa_region_families());
     json_object_array_add(regions, o);
     pisa_aggregate_free(&ra);
   }
