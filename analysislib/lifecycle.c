@@ -52,13 +52,14 @@ static void write_result_now(int complete, int sig, int in_signal) {
   pisa_signals_restore(&saved_mask);
 }
 
+/* The watchdog thread's writer (watchdog.c): the result of a fatal
+ * signal, which may have interrupted a thread holding the list lock. */
+static void write_signal_result(int sig) { write_result_now(0, sig, 1); }
+
 static void on_fatal_signal(int sig) {
   int saved = errno;
-  if (!atomic_flag_test_and_set(&result_written)) {
-    pisa_watchdog_arm(sig);
-    write_result_now(0, sig, 1);
-    pisa_watchdog_done();
-  }
+  if (!atomic_flag_test_and_set(&result_written) && !pisa_watchdog_write(sig))
+    write_signal_result(sig);
   errno = saved;
   /* The fatal signals stayed blocked while the result was written (a second
    * SIGTERM, as a process group kill plus pisa-char's forwarding deliver,
@@ -99,7 +100,7 @@ static pid_t result_pid;
 
 static void after_fork_child(void) {
   result_pid = getpid();
-  pisa_watchdog_start();
+  pisa_watchdog_start(write_signal_result);
   pisa_threads_after_fork();
   if (pisa_counter_mode())
     pisa_cthreads_after_fork();
@@ -117,7 +118,7 @@ __attribute__((constructor(101))) static void pisa_start(void) {
   pisa_keep_earlier_image();
   pisa_memory_reserve();
   pisa_status_init();
-  pisa_watchdog_start();
+  pisa_watchdog_start(write_signal_result);
   install_signal_handlers();
   pthread_atfork(NULL, NULL, after_fork_child);
   if (pisa_counter_mode() && pisa_counter_config.interval_ms)

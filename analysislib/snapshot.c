@@ -10,6 +10,7 @@
 #include "rawdoc.h"
 #include "report.h"
 #include "threads.h"
+#include "watchdog.h"
 
 #include <time.h>
 
@@ -31,6 +32,7 @@ static void take_snapshot(void) {
 
 static void *snapshot_thread(void *arg) {
   (void)arg;
+  pisa_watchdog_snapshot_thread();
   struct timespec period = {.tv_sec = pisa_config.snapshot_seconds};
   for (;;) {
     nanosleep(&period, NULL);
