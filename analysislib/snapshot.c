@@ -1,9 +1,10 @@
-/* snapshot.c: PISA_SNAPSHOT_INTERVAL=SECONDS: a thread of the runtime's own
- * writes the raw result as it stands, marked incomplete, as
- * snapshot.PID.json every SECONDS, so that a process killed by SIGKILL
- * (the kernel's OOM killer, a batch system's time limit) leaves what was
- * measured up to the last snapshot; pisa-char makes the document of it
- * (docs/reliability.md).  While a snapshot is built the program's threads
+/* snapshot.c: a thread of the runtime's own writes the raw result as it
+ * stands, marked incomplete, as snapshot.PID.json, so that a process
+ * killed by SIGKILL (the kernel's OOM killer, a batch system's time limit)
+ * leaves what was measured up to the last snapshot; pisa-char makes the
+ * document of it (docs/reliability.md).  By default the interval adapts to
+ * what a snapshot costs; PISA_SNAPSHOT_INTERVAL=SECONDS fixes it, =off
+ * turns snapshots off.  While a snapshot is built the program's threads
  * wait at their next buffer refill: none of their records is lost. */
 #include "snapshot.h"
 #include "counter/counter.h"
@@ -13,6 +14,20 @@
 #include "watchdog.h"
 
 #include <time.h>
+
+#define NS 1000000000LL
+/* By default: the first snapshot after a second, then one whenever the
+ * program has used PISA_SNAPSHOT_SHARE times the last snapshot's cost of
+ * CPU time, and at least a second has passed: snapshots cost at most 1% of
+ * the program's CPU time, and a program that waits (uses no CPU, so its
+ * result does not change) is not snapshot again. */
+#define PISA_SNAPSHOT_SHARE 100
+
+static long long clock_ns(clockid_t clock) {
+  struct timespec t;
+  clock_gettime(clock, &t);
+  return t.tv_sec * NS + t.tv_nsec;
+}
 
 /* Under the list lock, which the final write holds too: after it (the
  * threads are frozen) no snapshot is taken. */
@@ -30,7 +45,37 @@ static void take_snapshot(void) {
   pisa_threads_unlock();
 }
 
-static void *snapshot_thread(void *arg) {
+/* A snapshot's cost: the CPU time (user and system) of building and
+ * writing it.  The program's threads wait meanwhile: on an idle machine
+ * for about as long, so their lost time is about as small a share. */
+static long long timed_snapshot(void) {
+  long long cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  take_snapshot();
+  return clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
+}
+
+/* CPU time of the process but this thread's. */
+static long long program_cpu_ns(void) {
+  return clock_ns(CLOCK_PROCESS_CPUTIME_ID) - clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+static void *adaptive_snapshots(void *arg) {
+  (void)arg;
+  pisa_watchdog_snapshot_thread();
+  struct timespec tick = {.tv_sec = 1};
+  long long budget = 0, at_last = 0;
+  for (;;) {
+    nanosleep(&tick, NULL);
+    long long program = program_cpu_ns();
+    if (program - at_last < budget)
+      continue;
+    budget = PISA_SNAPSHOT_SHARE * timed_snapshot();
+    at_last = program;
+  }
+  return NULL;
+}
+
+static void *fixed_snapshots(void *arg) {
   (void)arg;
   pisa_watchdog_snapshot_thread();
   struct timespec period = {.tv_sec = pisa_config.snapshot_seconds};
@@ -42,6 +87,8 @@ static void *snapshot_thread(void *arg) {
 }
 
 PISA_HIDDEN void pisa_snapshots_start(void) {
-  if (pisa_config.snapshot_seconds)
-    pisa_runtime_thread(snapshot_thread, "the PISA_SNAPSHOT_INTERVAL thread");
+  if (pisa_config.snapshot_seconds == PISA_SNAPSHOT_AUTO)
+    pisa_runtime_thread(adaptive_snapshots, "the snapshot thread");
+  else if (pisa_config.snapshot_seconds)
+    pisa_runtime_thread(fixed_snapshots, "the snapshot thread");
 }
