@@ -16,11 +16,12 @@
 #include <time.h>
 
 #define NS 1000000000LL
-/* By default: the first snapshot after a second, then one whenever the
- * program has used PISA_SNAPSHOT_SHARE times the last snapshot's cost of
- * CPU time, and at least a second has passed: snapshots cost at most 1% of
- * the program's CPU time, and a program that waits (uses no CPU, so its
- * result does not change) is not snapshot again. */
+/* By default: the first snapshot after a second, then one whenever all
+ * snapshots so far plus the next stay within 1/PISA_SNAPSHOT_SHARE of the
+ * program's CPU time, the next one's cost predicted from the last one's,
+ * grown in proportion to the program's CPU time since (a deep-mode result
+ * grows with the program's state).  A program that waits (uses no CPU, so
+ * its result does not change) is not snapshot again. */
 #define PISA_SNAPSHOT_SHARE 100
 
 static long long clock_ns(clockid_t clock) {
@@ -59,18 +60,29 @@ static long long program_cpu_ns(void) {
   return clock_ns(CLOCK_PROCESS_CPUTIME_ID) - clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
+/* Whether the next snapshot keeps all of them within the share, given the
+ * CPU time they took so far, the last one's and the program's CPU time at
+ * the last one and now. */
+static int snapshot_due(long long spent, long long last, long long at_last,
+                        long long program) {
+  double next = (double)last * (double)program / (double)at_last;
+  return PISA_SNAPSHOT_SHARE * ((double)spent + next) <= (double)program;
+}
+
 static void *adaptive_snapshots(void *arg) {
   (void)arg;
   pisa_watchdog_snapshot_thread();
   struct timespec tick = {.tv_sec = 1};
-  long long budget = 0, at_last = 0;
+  long long spent = 0, last = 0, at_last = 0;
   for (;;) {
     nanosleep(&tick, NULL);
     long long program = program_cpu_ns();
-    if (program - at_last < budget)
+    if (at_last &&
+        (program <= at_last || !snapshot_due(spent, last, at_last, program)))
       continue;
-    budget = PISA_SNAPSHOT_SHARE * timed_snapshot();
-    at_last = program;
+    last = timed_snapshot();
+    spent += last;
+    at_last = program > 0 ? program : 1;
   }
   return NULL;
 }
