@@ -30,13 +30,16 @@ static const int fatal_signals[] = {
 
 /* Freezes every thread's metrics and writes the result, with signals
  * blocked: an instrumented handler would wait for the locks held here (or
- * call malloc inside malloc).  A fatal signal may have interrupted another
- * thread that holds the list lock (creating its state): the list only
- * grows, so it is walked without the lock then. */
+ * call malloc inside malloc).  After a fatal signal the list lock is
+ * waited for 2 s at most (below the watchdog's 3 s): a snapshot being
+ * built holds it (two results built at once would share the aggregates'
+ * tables), but the signal may also have interrupted a thread that holds it
+ * (creating its state): the list only grows, so it is walked without the
+ * lock then. */
 static void write_result_now(int complete, int sig, int in_signal) {
   sigset_t saved_mask;
   pisa_signals_block(&saved_mask);
-  int locked = in_signal ? pisa_threads_trylock() == 0 : 1;
+  int locked = in_signal ? pisa_threads_timedlock(2) == 0 : 1;
   if (!in_signal)
     pisa_threads_lock();
   pisa_status_phase(PISA_PHASE_DRAINING);
