@@ -13,6 +13,7 @@
 #include "threads.h"
 #include "watchdog.h"
 
+#include <sys/resource.h>
 #include <time.h>
 
 #define NS 1000000000LL
@@ -30,9 +31,22 @@ static long long clock_ns(clockid_t clock) {
   return t.tv_sec * NS + t.tv_nsec;
 }
 
+/* Whether allocations may fail: the runtime ran out of memory, or the
+ * address space is limited (RLIMIT_AS), where a snapshot's allocation can
+ * fail midway and json-c aborts on it.  Without a limit Linux does not
+ * fail allocations; it kills the process, which is what snapshots are
+ * for. */
+static int memory_short(void) {
+  struct rlimit as;
+  return pisa_memory_exhausted() ||
+         (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY);
+}
+
 /* Under the list lock, which the final write holds too: after it (the
  * threads are frozen) no snapshot is taken. */
 static void take_snapshot(void) {
+  if (memory_short())
+    return;
   pisa_threads_lock();
   if (!pisa_threads_frozen()) {
     if (pisa_counter_mode()) {

@@ -31,7 +31,10 @@ static _Atomic int fatal_signal, finished;
  * snapshot being built: that is progress too). */
 static _Atomic pid_t watching;
 static clockid_t writer_clock, snapshot_clock;
+static pthread_t snapshot_thread;
 static _Atomic int has_snapshot_clock;
+/* The handler runs on the snapshot thread: its clock is the handler's. */
+static _Atomic int handler_on_snapshot_thread;
 
 static long long cpu_ns(clockid_t clock) {
   struct timespec t;
@@ -40,8 +43,9 @@ static long long cpu_ns(clockid_t clock) {
 }
 
 static long long progress_ns(void) {
-  return cpu_ns(writer_clock) +
-         (atomic_load(&has_snapshot_clock) ? cpu_ns(snapshot_clock) : 0);
+  int snapshot = atomic_load(&has_snapshot_clock) &&
+                 !atomic_load(&handler_on_snapshot_thread);
+  return cpu_ns(writer_clock) + (snapshot ? cpu_ns(snapshot_clock) : 0);
 }
 
 /* Whether the writer finished before it went PISA_STALL_NS without CPU
@@ -85,7 +89,8 @@ PISA_HIDDEN void pisa_watchdog_start(void (*write)(int sig)) {
 }
 
 PISA_HIDDEN void pisa_watchdog_snapshot_thread(void) {
-  if (pthread_getcpuclockid(pthread_self(), &snapshot_clock) == 0)
+  snapshot_thread = pthread_self();
+  if (pthread_getcpuclockid(snapshot_thread, &snapshot_clock) == 0)
     atomic_store(&has_snapshot_clock, 1);
 }
 
@@ -93,6 +98,9 @@ PISA_HIDDEN int pisa_watchdog_write(int sig) {
   if (atomic_load(&watching) != getpid())
     return 0; /* not started yet, or a vfork child */
   atomic_store(&fatal_signal, sig);
+  atomic_store(&handler_on_snapshot_thread,
+               atomic_load(&has_snapshot_clock) &&
+                   pthread_equal(pthread_self(), snapshot_thread));
   sem_post(&armed);
   if (writer_finished())
     return 1;
