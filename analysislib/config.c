@@ -203,6 +203,19 @@ static void parse_hw_counters(const char *spec) {
   }
 }
 
+/* PISA_SNAPSHOT_INTERVAL=auto (or unset), off, or SECONDS. */
+static void parse_snapshot_interval(const char *spec) {
+  pisa_config.snapshot_seconds = PISA_SNAPSHOT_AUTO;
+  if (!spec || !*spec || !strcmp(spec, "auto"))
+    return;
+  if (!strcmp(spec, "off")) {
+    pisa_config.snapshot_seconds = 0;
+    return;
+  }
+  pisa_config.snapshot_seconds = (unsigned)env_number(
+      "PISA_SNAPSHOT_INTERVAL", 1, PISA_MAX_SNAPSHOT_INTERVAL, 0);
+}
+
 static void read_counter_config(void) {
   const char *mode = getenv("PISA_MODE");
   pisa_counter_config.requested = mode && !strcmp(mode, "counter");
@@ -242,8 +255,7 @@ static void read_config(void) {
   const char *roi = getenv("PISA_ROI_FUNCTION");
   if (roi && strlen(roi) < sizeof pisa_config.roi_function)
     strcpy(pisa_config.roi_function, roi);
-  pisa_config.snapshot_seconds = (unsigned)env_number(
-      "PISA_SNAPSHOT_INTERVAL", 1, PISA_MAX_SNAPSHOT_INTERVAL, 0);
+  parse_snapshot_interval(getenv("PISA_SNAPSHOT_INTERVAL"));
   read_counter_config();
   if (!dir || !*dir || refused)
     return;

@@ -49,7 +49,8 @@ struct pisa_config {
    * into, as in counter mode, instead of its own (pisa_block.source). */
   int frames_only;
   /* PISA_SNAPSHOT_INTERVAL: seconds between snapshots (snapshot.c), 0 for
-   * none (the default). */
+   * none (`off`), PISA_SNAPSHOT_AUTO (unset or `auto`, the default) for an
+   * interval that keeps their cost under 1% of the program's CPU time. */
   unsigned snapshot_seconds;
 };
 PISA_HIDDEN extern struct pisa_config pisa_config;

@@ -1,10 +1,15 @@
-/* handlers.c: sigaction and signal, wrapped in the shared runtime only, so
- * that the runtime knows when one of the program's signal handlers runs on
- * a thread.  A handler may interrupt the program inside malloc (or another
+/* handlers.c: sigaction and the functions that install a handler through
+ * it (signal, bsd_signal, sysv_signal, sigset), wrapped so that the
+ * runtime knows when one of the program's signal handlers runs on a
+ * thread.  A handler may interrupt the program inside malloc (or another
  * libc call that is not reentrant); the records of an instrumented handler
  * must then not reach the slow path that decodes and allocates (thread.c).
  * The program's handler runs through a trampoline that says so; sigaction
- * reports the program's own handler back, never the trampoline. */
+ * reports the program's own handler back, never the trampoline.  The
+ * shared runtime interposes the functions themselves (the real sigaction
+ * from dlsym); the static runtime is built with PISA_WRAP_STATIC and
+ * defines __wrap_NAME, which pisa-cc links with -Wl,--wrap=NAME (the real
+ * one is __real_sigaction), static links included. */
 #include "threads.h"
 
 #include <dlfcn.h>
@@ -16,6 +21,25 @@
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 typedef void (*info_handler)(int, siginfo_t *, void *);
+typedef void (*plain_handler)(int);
+
+#ifdef PISA_WRAP_STATIC
+#define WRAPPED(name) __wrap_##name
+/* Weak: a program linked without --wrap never calls the wrappers. */
+extern int __real_sigaction(int, const struct sigaction *, struct sigaction *)
+    __attribute__((weak));
+static sigaction_fn real_sigaction(void) { return __real_sigaction; }
+#else
+#define WRAPPED(name) name
+static sigaction_fn real_sigaction(void) {
+  static sigaction_fn real;
+  if (!real)
+    real = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+  return real;
+}
+#endif
+PISA_EXPORT int WRAPPED(sigaction)(int sig, const struct sigaction *act,
+                                   struct sigaction *old);
 
 /* Per signal, the program's handler and whether it takes siginfo. */
 static _Atomic uintptr_t handlers[_NSIG];
@@ -51,11 +75,9 @@ static void program_view(struct sigaction *old, uintptr_t handler, int info) {
   }
 }
 
-PISA_EXPORT int sigaction(int sig, const struct sigaction *act,
-                          struct sigaction *old) {
-  static sigaction_fn real;
-  if (!real)
-    real = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+PISA_EXPORT int WRAPPED(sigaction)(int sig, const struct sigaction *act,
+                                   struct sigaction *old) {
+  sigaction_fn real = real_sigaction();
   if (!real || sig <= 0 || sig >= _NSIG)
     return real ? real(sig, act, old) : -1;
   uintptr_t before = atomic_load(&handlers[sig]);
@@ -76,12 +98,58 @@ PISA_EXPORT int sigaction(int sig, const struct sigaction *act,
   return rc;
 }
 
-/* signal(): glibc's BSD semantics (the signal blocked in its handler,
- * interrupted calls restarted) through the wrapped sigaction. */
-PISA_EXPORT void (*signal(int sig, void (*handler)(int)))(int) {
-  struct sigaction act = {.sa_handler = handler, .sa_flags = SA_RESTART}, old;
+/* Installs `handler` with `flags`, the signal itself blocked in it unless
+ * SA_NODEFER; the previous handler, or SIG_ERR. */
+static plain_handler install(int sig, plain_handler handler, int flags) {
+  struct sigaction act = {.sa_handler = handler, .sa_flags = flags}, old;
   sigemptyset(&act.sa_mask);
-  if (sig > 0 && sig < _NSIG)
+  if (sig > 0 && sig < _NSIG && !(flags & SA_NODEFER))
     sigaddset(&act.sa_mask, sig);
-  return sigaction(sig, &act, &old) == 0 ? old.sa_handler : SIG_ERR;
+  return WRAPPED(sigaction)(sig, &act, &old) == 0 ? old.sa_handler : SIG_ERR;
+}
+
+/* signal() and bsd_signal(): glibc's BSD semantics (the signal blocked in
+ * its handler, interrupted calls restarted). */
+PISA_EXPORT plain_handler WRAPPED(signal)(int sig, plain_handler handler) {
+  return install(sig, handler, SA_RESTART);
+}
+
+PISA_EXPORT plain_handler WRAPPED(bsd_signal)(int sig, plain_handler handler) {
+  return install(sig, handler, SA_RESTART);
+}
+
+/* sysv_signal() (signal() itself in strict ISO C programs, whose headers
+ * name it __sysv_signal): the handler is reset at delivery and the signal
+ * not blocked in it. */
+PISA_EXPORT plain_handler WRAPPED(sysv_signal)(int sig, plain_handler handler) {
+  return install(sig, handler, SA_RESETHAND | SA_NODEFER);
+}
+
+PISA_EXPORT plain_handler WRAPPED(__sysv_signal)(int sig,
+                                                 plain_handler handler) {
+  return install(sig, handler, SA_RESETHAND | SA_NODEFER);
+}
+
+/* sigset(): System V's, as glibc has it: SIG_HOLD blocks the signal;
+ * anything else is installed with no flags and unblocks it.  Returns
+ * SIG_HOLD when the signal was blocked before, else the old handler. */
+PISA_EXPORT plain_handler WRAPPED(sigset)(int sig, plain_handler disp) {
+  sigset_t one, before;
+  struct sigaction old;
+  if (sig <= 0 || sig >= _NSIG)
+    return SIG_ERR;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  if (disp == SIG_HOLD) {
+    if (sigprocmask(SIG_BLOCK, &one, &before) != 0 ||
+        WRAPPED(sigaction)(sig, NULL, &old) != 0)
+      return SIG_ERR;
+  } else {
+    struct sigaction act = {.sa_handler = disp};
+    sigemptyset(&act.sa_mask);
+    if (WRAPPED(sigaction)(sig, &act, &old) != 0 ||
+        sigprocmask(SIG_UNBLOCK, &one, &before) != 0)
+      return SIG_ERR;
+  }
+  return sigismember(&before, sig) ? SIG_HOLD : old.sa_handler;
 }

@@ -30,13 +30,16 @@ static const int fatal_signals[] = {
 
 /* Freezes every thread's metrics and writes the result, with signals
  * blocked: an instrumented handler would wait for the locks held here (or
- * call malloc inside malloc).  A fatal signal may have interrupted another
- * thread that holds the list lock (creating its state): the list only
- * grows, so it is walked without the lock then. */
+ * call malloc inside malloc).  After a fatal signal the list lock is
+ * waited for 2 s at most (below the watchdog's 3 s): a snapshot being
+ * built holds it (two results built at once would share the aggregates'
+ * tables), but the signal may also have interrupted a thread that holds it
+ * (creating its state): the list only grows, so it is walked without the
+ * lock then. */
 static void write_result_now(int complete, int sig, int in_signal) {
   sigset_t saved_mask;
   pisa_signals_block(&saved_mask);
-  int locked = in_signal ? pisa_threads_trylock() == 0 : 1;
+  int locked = in_signal ? pisa_threads_timedlock(2) == 0 : 1;
   if (!in_signal)
     pisa_threads_lock();
   pisa_status_phase(PISA_PHASE_DRAINING);
@@ -53,13 +56,14 @@ static void write_result_now(int complete, int sig, int in_signal) {
   pisa_signals_restore(&saved_mask);
 }
 
+/* The watchdog thread's writer (watchdog.c): the result of a fatal
+ * signal, which may have interrupted a thread holding the list lock. */
+static void write_signal_result(int sig) { write_result_now(0, sig, 1); }
+
 static void on_fatal_signal(int sig) {
   int saved = errno;
-  if (!atomic_flag_test_and_set(&result_written)) {
-    pisa_watchdog_arm(sig);
-    write_result_now(0, sig, 1);
-    pisa_watchdog_done();
-  }
+  if (!atomic_flag_test_and_set(&result_written) && !pisa_watchdog_write(sig))
+    write_signal_result(sig);
   errno = saved;
   /* The fatal signals stayed blocked while the result was written (a second
    * SIGTERM, as a process group kill plus pisa-char's forwarding deliver,
@@ -100,7 +104,7 @@ static pid_t result_pid;
 
 static void after_fork_child(void) {
   result_pid = getpid();
-  pisa_watchdog_start();
+  pisa_watchdog_start(write_signal_result);
   pisa_threads_after_fork();
   if (pisa_counter_mode()) {
     pisa_cthreads_after_fork();
@@ -121,7 +125,7 @@ __attribute__((constructor(101))) static void pisa_start(void) {
   pisa_keep_earlier_image();
   pisa_memory_reserve();
   pisa_status_init();
-  pisa_watchdog_start();
+  pisa_watchdog_start(write_signal_result);
   install_signal_handlers();
   pthread_atfork(NULL, NULL, after_fork_child);
   if (pisa_counter_mode() && pisa_counter_config.interval_ms)

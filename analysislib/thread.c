@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PISA_BUFFER_WORDS (UINT64_C(1) << 14)
@@ -71,6 +72,12 @@ PISA_HIDDEN struct pisa_thread *pisa_thread_list(void) { return threads_head; }
 PISA_HIDDEN void pisa_threads_lock(void) { pthread_mutex_lock(&threads_lock); }
 PISA_HIDDEN int pisa_threads_trylock(void) {
   return pthread_mutex_trylock(&threads_lock);
+}
+PISA_HIDDEN int pisa_threads_timedlock(unsigned seconds) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += seconds;
+  return pthread_mutex_timedlock(&threads_lock, &until);
 }
 PISA_HIDDEN void pisa_threads_unlock(void) {
   pthread_mutex_unlock(&threads_lock);

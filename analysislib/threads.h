@@ -10,6 +10,9 @@ PISA_HIDDEN struct pisa_thread *pisa_thread_self(void); /* NULL when none */
 PISA_HIDDEN struct pisa_thread *pisa_thread_list(void); /* under lock */
 PISA_HIDDEN void pisa_threads_lock(void);
 PISA_HIDDEN int pisa_threads_trylock(void); /* 0 when locked */
+/* 0 when locked within `seconds` (the fatal signal's writer: a snapshot
+ * being built holds the lock that long at most, in the normal case). */
+PISA_HIDDEN int pisa_threads_timedlock(unsigned seconds);
 PISA_HIDDEN void pisa_threads_unlock(void);
 PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t);
 /* Under pisa_threads_lock: drain every thread and freeze its metrics while

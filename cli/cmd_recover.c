@@ -12,7 +12,7 @@ static const char usage_text[] =
     "Writes the documents of a run whose documents could not be written:\n"
     "no room on the disk ('pisa-char run' then kept the raw results in DIR\n"
     "and named it), or pisa-char itself was killed while the program ran\n"
-    "with PISA_SNAPSHOT_INTERVAL set (DIR holds its last snapshots). The\n"
+    "(DIR holds its last snapshots, unless PISA_SNAPSHOT_INTERVAL=off). The\n"
     "documents go where the run would have written them, replacing any\n"
     "written before; DIR is removed when every one was written.\n"
     "\n"

@@ -295,15 +295,17 @@ static void run_program(const char *file, char **argv, const char *raw_dir,
   strvec_free(&env);
 }
 
-/* With PISA_SNAPSHOT_INTERVAL, the run is described in its raw directory
- * before it starts, as killed by SIGKILL: if pisa-char is killed with the
- * program, `pisa-char recover DIR` makes the document of the last
- * snapshot.  pisa-char replaces or removes it when it finishes. */
+/* Unless snapshots are off (PISA_SNAPSHOT_INTERVAL=off), the run is
+ * described in its raw directory before it starts, as killed by SIGKILL:
+ * if pisa-char is killed with the program, `pisa-char recover DIR` makes
+ * the document of the last snapshot.  pisa-char replaces or removes it
+ * when it finishes. */
 static void describe_snapshot_run(const char *raw_dir,
                                   const struct run_output *output,
                                   const struct run_options *opt, int argc,
                                   char **argv) {
-  if (!getenv("PISA_SNAPSHOT_INTERVAL"))
+  const char *snapshots = getenv("PISA_SNAPSHOT_INTERVAL");
+  if (snapshots && !strcmp(snapshots, "off"))
     return;
   struct run_results run = {
       .output = output->document,

@@ -386,6 +386,11 @@ static void add_link_flags(struct command *cmd, const struct request *rq,
       push(cmd, "none");
     }
     push(cmd, lib);
+    /* The runtime's own sigaction and the functions that install signal
+     * handlers (analysislib/handlers.c): in a static link no other
+     * interposition reaches the program's calls. */
+    push(cmd, "-Wl,--wrap=sigaction,--wrap=signal,--wrap=bsd_signal,"
+              "--wrap=sysv_signal,--wrap=__sysv_signal,--wrap=sigset");
     push(cmd, "-ljson-c");
     push(cmd, "-lpthread");
     push(cmd, "-lm");

@@ -57,6 +57,9 @@ struct pisa_cthread {
   uint32_t index;
   pid_t os_tid;
   int exited;
+  /* The thread's __pisa_counter_thread_on, cleared when a module registers
+   * so that its next entry records the new module's array. */
+  char *entry_flag;
   uint64_t **arrays; /* per module: the thread's counter array */
   uint32_t n_arrays;
   uint64_t *final; /* counters copied at thread exit */

@@ -1,7 +1,8 @@
 /* registry.c: counter mode's modules and threads.  Modules register
  * their tables from constructors; a thread becomes known when it first
- * enters an instrumented function, its counter arrays are recorded then,
- * and their values are copied when it exits.  A module that dlclose
+ * enters an instrumented function, its counter arrays are recorded then
+ * (and again at its first entry after a module was loaded), and their
+ * values are copied when it exits.  A module that dlclose
  * unloads has its tables and every thread's counters of it copied first.
  * No atomics on the counters: each thread writes only its own. */
 #include "counter.h"
@@ -123,6 +124,7 @@ PISA_HIDDEN struct pisa_cthread *pisa_cthread_self(void) {
   if (!t)
     return NULL;
   t->os_tid = (pid_t)syscall(SYS_gettid);
+  t->entry_flag = &__pisa_counter_thread_on;
   for (unsigned i = 0; i < PISA_MAX_HW_COUNTERS; i++)
     t->hw_fd[i] = -1;
   record_arrays(t, pisa_cmodule_count());
@@ -138,13 +140,25 @@ PISA_HIDDEN struct pisa_cthread *pisa_cthread_self(void) {
   return t;
 }
 
+/* A known thread's first entry after a module was loaded: the module's
+ * array on this thread is recorded, under the list lock that readers of
+ * other threads' arrays (intervals, an unload) hold. */
+static void record_new_arrays(struct pisa_cthread *t) {
+  pthread_mutex_lock(&threads_lock);
+  record_arrays(t, pisa_cmodule_count());
+  pthread_mutex_unlock(&threads_lock);
+}
+
 /* Signals blocked: an instrumented handler's first event must not wait
  * for the list lock (or malloc) that this thread holds. */
 __attribute__((visibility("default"))) void __pisa_counter_thread(void) {
   int saved = errno;
   sigset_t saved_mask;
   pisa_signals_block(&saved_mask);
-  pisa_cthread_self();
+  if (self)
+    record_new_arrays(self);
+  else
+    pisa_cthread_self();
   pisa_signals_restore(&saved_mask);
   __pisa_counter_thread_on = 1; /* even without memory: do not come back */
   errno = saved;
@@ -192,6 +206,21 @@ static void thread_exit(void *arg) {
   pisa_signals_restore(&saved_mask);
 }
 
+/* A module loaded while threads run (dlopen): each live thread calls the
+ * runtime at its next entry, which records its array of the module, so an
+ * unload finds that thread's counts (the flag is only read by its owner's
+ * instrumented code; the store is a byte). */
+static void recheck_threads(void) {
+  sigset_t saved_mask;
+  pisa_signals_block(&saved_mask);
+  pthread_mutex_lock(&threads_lock);
+  for (struct pisa_cthread *t = threads_head; t; t = t->next)
+    if (!t->exited)
+      __atomic_store_n(t->entry_flag, 0, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&threads_lock);
+  pisa_signals_restore(&saved_mask);
+}
+
 static void mark_exiting(void) { atomic_store(&exiting, 1); }
 
 /* atexit handlers run before any destructor of a loaded object. */
@@ -217,6 +246,7 @@ __pisa_counter_register(const struct pisa_counter_module *m) {
                         memory_order_release);
   atomic_store_explicit(&n_modules, i + 1, memory_order_release);
   pthread_mutex_unlock(&modules_lock);
+  recheck_threads();
 }
 
 /* ---- unloading: a copy of the module's tables and counters ---- */
@@ -329,10 +359,10 @@ __pisa_counter_unregister(const struct pisa_counter_module *m) {
   int saved = errno;
   sigset_t saved_mask;
   pisa_signals_block(&saved_mask);
-  if (self)
-    record_arrays(self, pisa_cmodule_count());
   pthread_mutex_lock(&modules_lock);
   pthread_mutex_lock(&threads_lock);
+  if (self)
+    record_arrays(self, pisa_cmodule_count());
   uint32_t n = pisa_cmodule_count();
   for (uint32_t i = 0; i < n; i++)
     if (pisa_cmodules[i].table == m) {

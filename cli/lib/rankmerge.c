@@ -5,6 +5,7 @@
 #include "rankmerge.h"
 #include "docmetrics.h"
 #include "jsonpath.h"
+#include "rankintervals.h"
 #include "util.h"
 
 #include <math.h>
@@ -428,6 +429,10 @@ static int merge_counter(struct pisa_rank_merge *m, json_object *counter) {
              : 0;
 }
 
+static int64_t int_of(json_object *o, const char *key) {
+  return json_object_get_int64(json_at(o, key));
+}
+
 /* Every input is valid before it is read: the merge relies on its types. */
 static int check_input(struct pisa_rank_merge *m, json_object *input, int raw) {
   char why[400];
@@ -455,6 +460,10 @@ int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
   if (merge_header(m, input) != 0 ||
       merge_counter(m, json_at(input, "counter")) != 0)
     return -1;
+  pisa_rank_intervals_add(
+      m->doc, input,
+      raw ? int_of(json_at(input, "mpi"), "rank")
+          : int_of(json_object_array_get_idx(ranks, 0), "rank"));
   if (raw) {
     if (add_rank_entry(m, rank_entry_from_raw(input)) != 0)
       return -1;
@@ -480,10 +489,6 @@ int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
 }
 
 /* ---- The job ------------------------------------------------------------- */
-
-static int64_t int_of(json_object *o, const char *key) {
-  return json_object_get_int64(json_at(o, key));
-}
 
 static int by_rank(const void *a, const void *b) {
   json_object *x = *(json_object *const *)a, *y = *(json_object *const *)b;
@@ -621,7 +626,7 @@ static json_object *ordered(json_object *doc) {
   static const char *const Order[] = {
       "schema", "tool",   "program", "mode",      "complete",
       "config", "totals", "threads", "functions", "regions",
-      "ranks",  "mpi",    "counter"};
+      "ranks",  "mpi",    "counter", "intervals"};
   json_object *out = json_object_new_object();
   for (size_t i = 0; i < sizeof Order / sizeof *Order; i++)
     if (json_at(doc, Order[i]))
@@ -647,6 +652,10 @@ json_object *pisa_rank_merge_finish(struct pisa_rank_merge *m,
   int size = job_size(ranks, m->expected_size), overflowed = 0;
   json_object_object_add(doc, "mpi",
                          job_object(ranks, size, &failed, &overflowed));
+  json_object *series;
+  overflowed |= pisa_rank_intervals_job(doc, &series) != 0;
+  if (series)
+    json_object_object_add(json_at(doc, "mpi"), "intervals", series);
   if (overflowed) {
     json_object_put(failed);
     json_object_put(doc);

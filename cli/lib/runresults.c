@@ -47,8 +47,8 @@ void run_results_dir_remove(const char *dir) {
 
 /* ---- Raw results ------------------------------------------------------- */
 
-/* The runtime's raw result of process PID, and the snapshot that
- * PISA_SNAPSHOT_INTERVAL makes it write while it runs: the process's
+/* The runtime's raw result of process PID, and the snapshot that it
+ * writes while it runs (by default; PISA_SNAPSHOT_INTERVAL): the process's
  * result when it left no other (killed by SIGKILL). */
 static const char *const RawStems[] = {"raw", "snapshot"};
 

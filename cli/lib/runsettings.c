@@ -307,10 +307,10 @@ int run_check_mode(const struct command_line *cl,
 void run_check_environment(void) {
   const char *snapshot = getenv("PISA_SNAPSHOT_INTERVAL");
   unsigned long seconds;
-  if (snapshot &&
+  if (snapshot && strcmp(snapshot, "auto") && strcmp(snapshot, "off") &&
       parse_unsigned(snapshot, 1, PISA_MAX_SNAPSHOT_INTERVAL, &seconds))
     die("PISA_SNAPSHOT_INTERVAL=%s: expected a number of seconds from 1 to "
-        "%u",
+        "%u, auto or off",
         snapshot, PISA_MAX_SNAPSHOT_INTERVAL);
   const char *limit = getenv("PISA_SCHED_MEMORY");
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);

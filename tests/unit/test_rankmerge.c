@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "document.h"
+#include "jsonpath.h"
 #include "rankmerge.h"
 
 #define MAX_REFS 4096
@@ -216,6 +218,89 @@ static void test_job(void) {
   json_object_put(r1);
 }
 
+/* One interval of a thread: its span, instructions, bytes and categories
+ * (a tenth of the instructions memory, the rest int); loaded bytes are 8
+ * per instruction, stored 4, the rates their bytes over the span. */
+static json_object *interval(int thread, double start, double end, int ins) {
+  char text[512];
+  double span = end - start;
+  snprintf(text, sizeof text,
+           "{\"thread\": %d, \"start\": %g, \"end\": %g, \"instructions\": "
+           "%d, \"bytes_loaded\": %d, \"bytes_stored\": %d, "
+           "\"read_bytes_per_second\": %.17g, \"write_bytes_per_second\": "
+           "%.17g, \"categories\": {\"memory\": %d, \"int\": %d}}",
+           thread, start, end, ins, 8 * ins, 4 * ins, 8 * ins / span,
+           4 * ins / span, ins / 10, ins - ins / 10);
+  return json_tokener_parse(text);
+}
+
+static json_object *with_intervals(json_object *raw, json_object **parts,
+                                   int n) {
+  json_object *list = json_object_new_array();
+  for (int i = 0; i < n; i++)
+    json_object_array_add(list, parts[i]);
+  json_object_object_add(raw, "intervals", list);
+  return raw;
+}
+
+/* The ranks' time series (issue 15, item 5): every rank's intervals are
+ * kept with their rank, and mpi.intervals[k] sums the k-th interval of
+ * every thread of every rank.  Rank 0: thread 0 runs [0, 0.1] 100
+ * instructions and [0.1, 0.2] 50, thread 1 [0.15, 0.2] 10; rank 1 (added
+ * first): thread 0 [0, 0.1] 200 and [0.1, 0.25] 70.  So interval 0 has 3
+ * parts, 310 instructions, 2480 bytes loaded, spans [0, 0.2] and reads
+ * 800 / 0.1 + 80 / 0.05 + 1600 / 0.1 B/s; interval 1 has 2 parts, 120
+ * instructions, spans [0.1, 0.25] and writes 200 / 0.1 + 280 / 0.15 B/s. */
+static void test_intervals(void) {
+  struct pisa_rank_merge m;
+  struct pisa_program_run run = {"./app", NULL, 0, 0, 0, 1.0};
+  json_object *p0[] = {interval(0, 0, 0.1, 100), interval(0, 0.1, 0.2, 50),
+                       interval(1, 0.15, 0.2, 10)};
+  json_object *p1[] = {interval(0, 0.1, 0.25, 70), interval(0, 0, 0.1, 200)};
+  json_object *r0 = with_intervals(raw_rank(0, 2, 1, 16), p0, 3);
+  json_object *r1 = with_intervals(raw_rank(1, 2, 0, 24), p1, 2);
+  pisa_rank_merge_init(&m, 2);
+  EXPECT(pisa_rank_merge_add(&m, r1) == 0);
+  EXPECT(pisa_rank_merge_add(&m, r0) == 0);
+  json_object *doc = pisa_rank_merge_finish(&m, &run);
+  EXPECT(doc != NULL);
+  if (!doc)
+    return;
+  char why[400] = "";
+  EXPECT(pisa_document_validate(doc, why, sizeof why) == 0);
+  EXPECT_EQ(why[0], 0);
+  /* Kept: rank 0's three, then rank 1's two, each thread's by start. */
+  EXPECT_EQ(json_object_array_length(json_object_object_get(doc, "intervals")),
+            5);
+  EXPECT_EQ(at(doc, "intervals/0/rank"), 0);
+  EXPECT_EQ(at(doc, "intervals/2/thread"), 1);
+  EXPECT_EQ(at(doc, "intervals/3/rank"), 1);
+  EXPECT_EQ(at(doc, "intervals/3/instructions"), 200);
+  EXPECT_EQ(at(doc, "intervals/4/instructions"), 70);
+  /* The job's series. */
+  EXPECT_EQ(json_object_array_length(json_at(doc, "mpi/intervals")), 2);
+  EXPECT_EQ(at(doc, "mpi/intervals/0/index"), 0);
+  EXPECT_EQ(at(doc, "mpi/intervals/0/parts"), 3);
+  EXPECT_EQ(at(doc, "mpi/intervals/0/instructions"), 310);
+  EXPECT_EQ(at(doc, "mpi/intervals/0/bytes_loaded"), 2480);
+  EXPECT_EQ(at(doc, "mpi/intervals/0/bytes_stored"), 1240);
+  EXPECT_EQ(at(doc, "mpi/intervals/0/categories/memory"), 10 + 1 + 20);
+  EXPECT_EQ(at(doc, "mpi/intervals/0/categories/int"), 90 + 9 + 180);
+  EXPECT_EQ(at(doc, "mpi/intervals/0/start"), 0);
+  EXPECT(near(at(doc, "mpi/intervals/0/end"), 0.2));
+  EXPECT(near(at(doc, "mpi/intervals/0/read_bytes_per_second"),
+              800 / 0.1 + 80 / 0.05 + 1600 / 0.1));
+  EXPECT_EQ(at(doc, "mpi/intervals/1/parts"), 2);
+  EXPECT_EQ(at(doc, "mpi/intervals/1/instructions"), 120);
+  EXPECT(near(at(doc, "mpi/intervals/1/start"), 0.1));
+  EXPECT(near(at(doc, "mpi/intervals/1/end"), 0.25));
+  EXPECT(near(at(doc, "mpi/intervals/1/write_bytes_per_second"),
+              200 / 0.1 + 280 / 0.15));
+  json_object_put(doc);
+  json_object_put(r0);
+  json_object_put(r1);
+}
+
 /* Counts add exactly up to 2^64 - 1 (beyond 2^63 too); one more is an
  * error, not a wrapped or clamped count (issue 15 item 11). */
 static void test_count_overflow(void) {
@@ -254,6 +339,7 @@ int main(void) {
   RUN(test_histograms_and_classes);
   RUN(test_parallelism);
   RUN(test_job);
+  RUN(test_intervals);
   RUN(test_count_overflow);
   RUN(test_rank_bounds);
   return check_summary();

@@ -330,7 +330,9 @@ static void test_decoded_batch(void) {
 }
 
 /* The runtime reads its configuration at start-up, so the test runs itself
- * again with PISA_OUTPUT_DIR set, and cleans the directory up after. */
+ * again with PISA_OUTPUT_DIR set, and cleans the directory up after.
+ * Snapshots off: the test builds the result itself, outside the lifecycle's
+ * lock, so no snapshot thread may build one beside it. */
 static int rerun_with_output_dir(char **argv) {
   char dir[] = "/tmp/pisa-test-runtime-XXXXXX";
   if (!mkdtemp(dir))
@@ -338,6 +340,7 @@ static int rerun_with_output_dir(char **argv) {
   pid_t pid = fork();
   if (pid == 0) {
     setenv("PISA_OUTPUT_DIR", dir, 1);
+    setenv("PISA_SNAPSHOT_INTERVAL", "off", 1);
     execv("/proc/self/exe", argv);
     _exit(127);
   }

@@ -15,6 +15,24 @@
 // RUN: %jcheck %t.json "d['complete'] is True" \
 // RUN:   "d['program']['exit_status'] == 0" \
 // RUN:   "fn('on_alarm')['memory_accesses']['stores'] >= 512"
+//
+// The same with the static runtime (pisa-cc links it with --wrap=sigaction
+// and the functions that install handlers; before, it wrapped nothing and
+// a handler that interrupted malloc deadlocked), the handler installed by
+// sigaction, sigset and bsd_signal in turn; and sigset and bsd_signal with
+// the shared runtime (before, handlers they installed were not seen).
+// RUN: %pisa-cc --pisa-static-runtime -O1 -o %t.static %s
+// RUN: sh -c 'for how in sigaction sigset bsd_signal sigaction sigset bsd_signal; do \
+// RUN:   timeout -s KILL 60 %pisa-char -q --force -o %t.static.json %t.static $how > %t.out \
+// RUN:   && grep -q "^blocks 20000 alarms [1-9]" %t.out || exit 1; done'
+// RUN: %validate %t.static.json
+// RUN: %jcheck %t.static.json "d['complete'] is True" \
+// RUN:   "d['program']['exit_status'] == 0"
+// RUN: sh -c 'for how in sigset bsd_signal sigset bsd_signal; do \
+// RUN:   timeout -s KILL 60 %pisa-char -q --force -o %t.json %t $how > %t.out \
+// RUN:   && grep -q "^blocks 20000 alarms [1-9]" %t.out || exit 1; done'
+// RUN: %validate %t.json
+#define _GNU_SOURCE /* sigset */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,12 +56,27 @@ static void on_alarm(int sig) {
   alarms = alarms + 1;
 }
 
-int main(void) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_alarm;
-  sa.sa_flags = SA_RESTART;
-  sigaction(SIGALRM, &sa, NULL);
+#pragma clang diagnostic ignored "-Wdeprecated-declarations" /* sigset */
+/* glibc's headers declare it only for old X/Open programs. */
+extern void (*bsd_signal(int, void (*)(int)))(int);
+
+/* The handler, installed the way argv[1] names (sigaction by default). */
+static void install(const char *how) {
+  if (!strcmp(how, "sigset")) {
+    sigset(SIGALRM, on_alarm);
+  } else if (!strcmp(how, "bsd_signal")) {
+    bsd_signal(SIGALRM, on_alarm);
+  } else {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGALRM, &sa, NULL);
+  }
+}
+
+int main(int argc, char **argv) {
+  install(argc > 1 ? argv[1] : "sigaction");
   /* The runtime's sigaction shows the program its own handler. */
   struct sigaction now;
   sigaction(SIGALRM, NULL, &now);
