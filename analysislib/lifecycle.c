@@ -43,9 +43,10 @@ static void write_result_now(int complete, int sig, int in_signal) {
   pisa_threads_freeze();
   complete = complete && !pisa_memory_exhausted();
   pisa_status_phase(PISA_PHASE_WRITING);
-  if (pisa_counter_mode())
+  if (pisa_counter_mode()) {
+    pisa_live_stop();
     pisa_counter_write_result(complete, sig, PISA_RESULT_STEM);
-  else
+  } else
     pisa_write_result(complete, sig, PISA_RESULT_STEM);
   if (locked)
     pisa_threads_unlock();
@@ -101,13 +102,16 @@ static void after_fork_child(void) {
   result_pid = getpid();
   pisa_watchdog_start();
   pisa_threads_after_fork();
-  if (pisa_counter_mode())
+  if (pisa_counter_mode()) {
     pisa_cthreads_after_fork();
+    pisa_live_after_fork();
+  }
 }
 
 /* Start-up: the settings, then, when the run is analysed, what its end
  * needs: the signal handlers, the fork handler and, in counter mode, the
- * time-series thread, and the snapshot thread when asked for. */
+ * time-series thread and the live view, and the snapshot thread when
+ * asked for. */
 __attribute__((constructor(101))) static void pisa_start(void) {
   pisa_config_init();
   pisa_registry_init();
@@ -122,6 +126,8 @@ __attribute__((constructor(101))) static void pisa_start(void) {
   pthread_atfork(NULL, NULL, after_fork_child);
   if (pisa_counter_mode() && pisa_counter_config.interval_ms)
     pisa_intervals_start();
+  if (pisa_counter_mode())
+    pisa_live_start();
   pisa_snapshots_start();
 }
 

@@ -20,6 +20,8 @@ __pisa_mpi_register(json_object *(*report)(void), int rank) {
 
 PISA_HIDDEN int pisa_mpi_rank(void) { return mpi_rank; }
 
+PISA_HIDDEN int pisa_mpi_active(void) { return mpi_report != NULL; }
+
 PISA_HIDDEN json_object *pisa_mpi_json(void) {
   return mpi_report ? mpi_report() : NULL;
 }

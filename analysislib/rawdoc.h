@@ -36,6 +36,8 @@ PISA_HIDDEN void pisa_output_path(char *path, const char *stem,
 /* What libpisa_mpi registered in MPI_Init (__pisa_mpi_register): the rank,
  * 0 without; the process's "mpi" object, NULL without. */
 PISA_HIDDEN int pisa_mpi_rank(void);
+/* Whether libpisa_mpi registered (MPI_Init ran). */
+PISA_HIDDEN int pisa_mpi_active(void);
 PISA_HIDDEN struct json_object *pisa_mpi_json(void);
 
 #endif

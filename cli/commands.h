@@ -20,9 +20,10 @@ int cmd_recover(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 extern const struct command_line run_line, validate_line, show_line, rank_line,
     compare_line, sweep_line, merge_sweep_line, merge_line, report_line,
-    diff_line, export_line, recover_line;
+    diff_line, export_line, recover_line, top_line;
 
 #endif

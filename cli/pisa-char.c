@@ -67,6 +67,8 @@ static const struct command Commands[] = {
      "merge the results of the ranks of an MPI job into one document"},
     {"recover", cmd_recover, &recover_line, 0,
      "write the documents of a run that found no room to write them"},
+    {"top", cmd_top, &top_line, CMD_WRITES_STDOUT,
+     "watch running counter-mode programs: rates, top functions, regions"},
     {"help", cmd_help, &help_line, CMD_WRITES_STDOUT,
      "show the help of pisa-char or of a command"},
     {"version", cmd_version, &version_line, CMD_WRITES_STDOUT,

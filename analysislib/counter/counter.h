@@ -1,8 +1,9 @@
 /* counter.h: internals of the counter-mode runtime (analysislib/counter/).
  * Its layers, each calling only those above it in this list: hw.c (perf
  * events), registry.c (modules, threads, their counters, the clock), then
- * region.c (regions of interest), intervals.c (the time series) and
- * report.c (the raw result).  Hidden, pisa_ prefix. */
+ * region.c (regions of interest), intervals.c (the time series),
+ * report.c (the raw result) and live.c (the live view).  Hidden, pisa_ prefix.
+ */
 #ifndef PISA_COUNTER_H
 #define PISA_COUNTER_H
 
@@ -97,9 +98,25 @@ PISA_HIDDEN const char *pisa_hw_unavailable(unsigned i);
  * PISA_INTERVAL_MS (lifecycle.c, at start-up of an analysed run). */
 PISA_HIDDEN void pisa_intervals_start(void);
 
+/* Executions of region `region` so far, every thread (region.c). */
+PISA_HIDDEN uint64_t pisa_counter_region_hits(uint32_t region);
+
 /* ---- result (report.c) ---- */
+/* A set's executions from the counters c (n words): sum(coeff * counter). */
+PISA_HIDDEN uint64_t pisa_counter_set_count(const struct pisa_cmodule *cm,
+                                            const struct pisa_counter_set *s,
+                                            const uint64_t *c, uint32_t n);
 /* Writes STEM.<pid>.json (rawdoc.h) in counter mode; 0 on success. */
 PISA_HIDDEN int pisa_counter_write_result(int complete, int signal,
                                           const char *stem);
+
+/* ---- live view (live.c, include/pisa/live.h) ---- */
+/* At start-up of an analysed counter-mode run: the file and its thread
+ * (PISA_LIVE_MS=0: none). */
+PISA_HIDDEN void pisa_live_start(void);
+/* Before the result is written: the file goes. */
+PISA_HIDDEN void pisa_live_stop(void);
+/* In a fork child: a file of its own. */
+PISA_HIDDEN void pisa_live_after_fork(void);
 
 #endif

@@ -13,6 +13,12 @@
 /* Executions of each region so far, for sampling. */
 static _Atomic uint64_t region_hits[PISA_MAX_REGIONS];
 
+PISA_HIDDEN uint64_t pisa_counter_region_hits(uint32_t region) {
+  return region < PISA_MAX_REGIONS
+             ? atomic_load_explicit(&region_hits[region], memory_order_relaxed)
+             : 0;
+}
+
 static struct pisa_region_stats *region_stats(struct pisa_cthread *t,
                                               uint32_t region) {
   if (region >= t->n_regions) {

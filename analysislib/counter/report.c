@@ -31,11 +31,10 @@ static void metrics_free(struct counter_metrics *a) {
   pisa_names_free(&a->external);
 }
 
-/* A set's executions: sum(coeff * counter); never negative for counters
- * read at a consistent point. */
-static uint64_t set_count(const struct pisa_cmodule *cm,
-                          const struct pisa_counter_set *s, const uint64_t *c,
-                          uint32_t n) {
+/* Never negative for counters read at a consistent point. */
+PISA_HIDDEN uint64_t pisa_counter_set_count(const struct pisa_cmodule *cm,
+                                            const struct pisa_counter_set *s,
+                                            const uint64_t *c, uint32_t n) {
   int64_t sum = 0;
   for (uint32_t k = 0; k < s->n_terms; k++) {
     const struct pisa_counter_term *t = &cm->table->terms[s->first_term + k];
@@ -85,7 +84,7 @@ static void add_function(struct counter_metrics *a,
                          const uint64_t *c, uint32_t n) {
   const struct pisa_counter_function *fn = &cm->table->functions[f];
   for (uint32_t s = fn->first_set; s < fn->first_set + fn->n_sets; s++) {
-    uint64_t count = set_count(cm, &cm->table->sets[s], c, n);
+    uint64_t count = pisa_counter_set_count(cm, &cm->table->sets[s], c, n);
     if (count)
       add_set(a, cm, &cm->table->sets[s], count);
   }
@@ -107,7 +106,7 @@ static uint64_t block_counter_updates(const struct pisa_cmodule *cm,
     if (set == PISA_COUNTER_NONE)
       updates += c[cm->base + k];
     else if (set < m->n_sets)
-      updates += set_count(cm, &m->sets[set], c, n);
+      updates += pisa_counter_set_count(cm, &m->sets[set], c, n);
   }
   for (uint32_t f = 0; f < m->n_functions; f++) /* bytes, not updates */
     if (m->functions[f].dyn_counter != PISA_COUNTER_NONE &&
@@ -440,7 +439,7 @@ static void write_csv(struct snapshot *s, size_t n_threads, uint32_t n) {
       const struct pisa_cmodule *cm = &pisa_cmodules[m];
       for (uint32_t k = 0; k < cm->table->n_sets; k++) {
         const struct pisa_counter_set *set = &cm->table->sets[k];
-        uint64_t count = set_count(cm, set, s[i].counters, n);
+        uint64_t count = pisa_counter_set_count(cm, set, s[i].counters, n);
         if (!count)
           continue;
         fprintf(f, "%u,\"%s\",\"%s\",%u,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu\n",
