@@ -388,11 +388,13 @@ static int translation_alloc(struct translation *x) {
     free(k);
     return -1;
   }
+  /* The arrays with pointers first: sites and lines keep 8-byte alignment
+   * (their sizes are multiples of 8), the 4-byte ones follow. */
   x->sites = (struct program_site *)k->tables;
-  x->instrs = (struct program_instr *)(x->sites + m->n_sites);
+  x->lines = (struct program_line *)(x->sites + m->n_sites);
+  x->instrs = (struct program_instr *)(x->lines + lines_held(m));
   x->phis = (struct program_phi *)(x->instrs + m->n_instrs);
-  x->lines = (struct program_line *)(x->phis + m->n_phis);
-  x->successors = (uint32_t *)(x->lines + lines_held(m));
+  x->successors = (uint32_t *)(x->phis + m->n_phis);
   x->operands = x->successors + m->n_successors;
   x->incoming = x->operands + m->n_operands;
   x->strings = (char *)(x->incoming + 2 * (size_t)m->n_incoming);
