@@ -109,19 +109,15 @@ static uint64_t site_refs(const struct program_site *site) {
   }
 }
 
-/* Adds `count` executions of a block: its static mix and its call sites. */
-static void add_block(struct aggregate *a, const struct program_block *b,
-                      uint64_t count) {
-  struct pisa_mix *m = &a->mix;
+PISA_HIDDEN void pisa_mix_add_block(struct pisa_mix *m,
+                                    const struct program_block *b,
+                                    uint64_t count) {
   mix_add_instrs(m, b->instrs, b->n_instrs, count);
   m->phi += (uint64_t)b->n_phis * count;
   m->bytes_loaded += (uint64_t)b->bytes_loaded * count;
   m->bytes_stored += (uint64_t)b->bytes_stored * count;
   for (uint32_t s = 0; s < b->n_sites; s++) {
-    const struct program_site *site = &b->sites[s];
-    struct pisa_name_count *known;
-    a->class_refs[site->access_class] += site_refs(site) * count;
-    switch (site->kind) {
+    switch (b->sites[s].kind) {
     case PROGRAM_SITE_LOAD:
       m->loads += count;
       break;
@@ -143,14 +139,24 @@ static void add_block(struct aggregate *a, const struct program_block *b,
     case PROGRAM_SITE_SCATTER:
       m->scatters += count;
       break;
-    case PROGRAM_SITE_CALL:
-      if (!site->callee)
-        break; /* indirect: counted while decoding */
-      HASH_FIND_STR(instrumented_names, site->callee, known);
-      if (!known)
-        pisa_names_add(&a->external, site->callee, count);
-      break;
     }
+  }
+}
+
+/* Adds `count` executions of a block: its static mix, its references and
+ * its direct calls to code that is not instrumented. */
+static void add_block(struct aggregate *a, const struct program_block *b,
+                      uint64_t count) {
+  pisa_mix_add_block(&a->mix, b, count);
+  for (uint32_t s = 0; s < b->n_sites; s++) {
+    const struct program_site *site = &b->sites[s];
+    struct pisa_name_count *known;
+    a->class_refs[site->access_class] += site_refs(site) * count;
+    if (site->kind != PROGRAM_SITE_CALL || !site->callee)
+      continue; /* indirect calls are counted while decoding */
+    HASH_FIND_STR(instrumented_names, site->callee, known);
+    if (!known)
+      pisa_names_add(&a->external, site->callee, count);
   }
 }
 

@@ -22,6 +22,12 @@ struct aggregate {
   uint32_t n_block_pbblp;
 };
 
+/* Adds `count` executions of block b to m: its static instruction mix, its
+ * access sites by kind and its fixed-size bytes (memcpy, memset and
+ * gather/scatter bytes are known only while decoding). */
+PISA_HIDDEN void pisa_mix_add_block(struct pisa_mix *m,
+                                    const struct program_block *b,
+                                    uint64_t count);
 PISA_HIDDEN void pisa_aggregate_init(struct aggregate *a);
 PISA_HIDDEN void pisa_aggregate_free(struct aggregate *a);
 PISA_HIDDEN void pisa_aggregate_merge(struct aggregate *dst,

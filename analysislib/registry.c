@@ -12,13 +12,16 @@
 
 #define PISA_MAX_BLOCKS (UINT32_C(1) << 25)
 #define PISA_MAX_FUNCTIONS (UINT32_C(1) << 22)
+#define PISA_MAX_LOOPS (UINT32_C(1) << 22)
 
 PISA_HIDDEN struct program_block *pisa_blocks;
 PISA_HIDDEN struct program_function *pisa_functions;
 PISA_HIDDEN struct program pisa_program;
+PISA_HIDDEN struct program_loop *pisa_loops;
+PISA_HIDDEN struct program_block_source *pisa_block_sources;
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic uint32_t n_blocks, n_functions;
+static _Atomic uint32_t n_blocks, n_functions, n_loops;
 
 static void *reserve(size_t bytes) {
   void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
@@ -31,7 +34,9 @@ PISA_HIDDEN void pisa_registry_init(void) {
   if (!pisa_blocks) {
     pisa_blocks = reserve(PISA_MAX_BLOCKS * sizeof *pisa_blocks);
     pisa_functions = reserve(PISA_MAX_FUNCTIONS * sizeof *pisa_functions);
-    if (!pisa_blocks || !pisa_functions)
+    pisa_loops = reserve(PISA_MAX_LOOPS * sizeof *pisa_loops);
+    pisa_block_sources = reserve(PISA_MAX_BLOCKS * sizeof *pisa_block_sources);
+    if (!pisa_blocks || !pisa_functions || !pisa_loops || !pisa_block_sources)
       PISA_ERR("cannot reserve the block tables");
     pisa_program = (struct program){pisa_blocks, pisa_functions};
   }
@@ -44,6 +49,10 @@ PISA_HIDDEN uint32_t pisa_block_count(void) {
 
 PISA_HIDDEN uint32_t pisa_function_count(void) {
   return atomic_load_explicit(&n_functions, memory_order_acquire);
+}
+
+PISA_HIDDEN uint32_t pisa_loop_count(void) {
+  return atomic_load_explicit(&n_loops, memory_order_acquire);
 }
 
 /* ---- The metrics' description of a module (program.h) ----
@@ -74,6 +83,7 @@ struct translation {
   struct program_instr *instrs;
   struct program_site *sites;
   struct program_phi *phis;
+  struct program_line *lines;
   uint32_t *successors, *operands, *incoming;
   char *strings; /* where the next copied name goes */
   /* Per module-local function: its first instruction and phi. */
@@ -83,9 +93,12 @@ struct translation {
 /* ---- Names: copied, as a module may be unloaded (dlclose) ---- */
 static size_t string_size(const char *s) { return s ? strlen(s) + 1 : 0; }
 
-/* The bytes of the module's names: module, functions, direct callees. */
+/* The bytes of the module's names: module, functions, direct callees,
+ * source files. */
 static size_t strings_size(const struct pisa_module *m) {
   size_t bytes = string_size(m->name) + string_size(m->directory);
+  for (uint32_t i = 0; m->files && i < m->n_files; i++)
+    bytes += string_size(m->files[i]);
   for (uint32_t i = 0; i < m->n_functions; i++)
     bytes += string_size(m->functions[i].name) +
              string_size(m->functions[i].display) +
@@ -295,6 +308,61 @@ static void translate_block(struct translation *x, uint32_t local,
   translate_edges(x, b, b->function, pf, pb);
 }
 
+/* The line runs a module carries (0 without a line table). */
+static uint32_t lines_held(const struct pisa_module *m) {
+  return m->lines && m->block_lines ? m->n_lines : 0;
+}
+
+/* A module-local index into a table of n entries as a global one, or
+ * PROGRAM_NONE when it is none of them. */
+static uint32_t global_index(uint32_t local, uint32_t n, uint32_t base) {
+  return local < n ? base + local : PROGRAM_NONE;
+}
+
+/* The block's loop (global) and its line runs, when the module has them. */
+static void translate_block_source(struct translation *x, uint32_t local,
+                                   const char *const *files, uint32_t l0) {
+  const struct pisa_module *m = x->m;
+  struct program_block_source *bs = &pisa_block_sources[x->b0 + local];
+  *bs = (struct program_block_source){.loop = PROGRAM_NONE};
+  if (m->block_loops)
+    bs->loop = global_index(m->block_loops[local], m->n_loops, l0);
+  if (!lines_held(m))
+    return;
+  uint32_t first = m->block_lines[local], end = m->block_lines[local + 1];
+  if (first > end || end > m->n_lines)
+    return;
+  bs->lines = x->lines + first;
+  bs->n_lines = end - first;
+  for (uint32_t r = first; r < end; r++) {
+    const struct pisa_line *in = &m->lines[r];
+    x->lines[r] = (struct program_line){
+        .file = in->file < m->n_files ? files[in->file] : NULL,
+        .line = in->line,
+        .n_instrs = in->n_instrs};
+  }
+}
+
+/* The module's loops at global ids from l0 on. */
+static void translate_loops(const struct pisa_module *m,
+                            const char *const *files, uint32_t f0, uint32_t b0,
+                            uint32_t l0) {
+  for (uint32_t i = 0; m->loops && i < m->n_loops; i++) {
+    const struct pisa_loop *in = &m->loops[i];
+    pisa_loops[l0 + i] = (struct program_loop){
+        .function = f0 + in->function,
+        .source =
+            f0 + (in->source < m->n_functions ? in->source : in->function),
+        .parent = global_index(in->parent, i, l0),
+        .header = b0 + in->header,
+        .preheader = global_index(in->preheader, m->n_blocks, b0),
+        .depth = in->depth,
+        .first_line = in->first_line,
+        .last_line = in->last_line,
+        .file = in->file < m->n_files ? files[in->file] : NULL};
+  }
+}
+
 /* Every module's translated tables, one allocation each, kept for the
  * life of the process: a module may be unloaded (dlclose) before the result
  * is written, so nothing here points into it, names included. */
@@ -311,7 +379,8 @@ static int translation_alloc(struct translation *x) {
   size_t words32 = m->n_successors + m->n_operands + 2 * (size_t)m->n_incoming;
   size_t bytes = m->n_sites * sizeof *x->sites +
                  m->n_instrs * sizeof *x->instrs + m->n_phis * sizeof *x->phis +
-                 words32 * sizeof(uint32_t) + strings_size(m);
+                 lines_held(m) * sizeof *x->lines + words32 * sizeof(uint32_t) +
+                 strings_size(m);
   struct kept_tables *k = calloc(1, sizeof *k + bytes);
   x->instr_base = calloc(m->n_functions + 1, sizeof *x->instr_base);
   x->phi_base = calloc(m->n_functions + 1, sizeof *x->phi_base);
@@ -319,8 +388,11 @@ static int translation_alloc(struct translation *x) {
     free(k);
     return -1;
   }
+  /* The arrays with pointers first: sites and lines keep 8-byte alignment
+   * (their sizes are multiples of 8), the 4-byte ones follow. */
   x->sites = (struct program_site *)k->tables;
-  x->instrs = (struct program_instr *)(x->sites + m->n_sites);
+  x->lines = (struct program_line *)(x->sites + m->n_sites);
+  x->instrs = (struct program_instr *)(x->lines + lines_held(m));
   x->phis = (struct program_phi *)(x->instrs + m->n_instrs);
   x->successors = (uint32_t *)(x->phis + m->n_phis);
   x->operands = x->successors + m->n_successors;
@@ -336,14 +408,19 @@ static void translation_free(struct translation *x) {
   free(x->phi_base);
 }
 
-/* Writes the module's functions and blocks at global ids f0 and b0. */
+/* Writes the module's functions, blocks and loops at global ids f0, b0
+ * and l0. */
 static int translate_module(const struct pisa_module *m, uint32_t f0,
-                            uint32_t b0) {
+                            uint32_t b0, uint32_t l0) {
   struct translation x = {.m = m, .b0 = b0};
-  if (translation_alloc(&x)) {
+  const char **files = calloc(m->n_files + 1, sizeof *files);
+  if (!files || translation_alloc(&x)) {
+    free(files);
     translation_free(&x);
     return -1;
   }
+  for (uint32_t i = 0; m->files && i < m->n_files; i++)
+    files[i] = keep_string(&x, m->files[i]);
   const char *module = keep_string(&x, m->name);
   const char *directory = keep_string(&x, m->directory);
   for (uint32_t i = 0; i < m->n_functions; i++) {
@@ -359,8 +436,12 @@ static int translate_module(const struct pisa_module *m, uint32_t f0,
                                     .n_blocks = f->n_blocks};
     describe_frame(&x, i, pf);
   }
-  for (uint32_t i = 0; i < m->n_blocks; i++)
+  for (uint32_t i = 0; i < m->n_blocks; i++) {
     translate_block(&x, i, f0);
+    translate_block_source(&x, i, files, l0);
+  }
+  translate_loops(m, files, f0, b0, l0);
+  free(files);
   translation_free(&x);
   return 0;
 }
@@ -373,20 +454,23 @@ __pisa_register_module(struct pisa_module *m) {
   pthread_mutex_lock(&registry_lock);
   uint32_t b0 = atomic_load_explicit(&n_blocks, memory_order_relaxed);
   uint32_t f0 = atomic_load_explicit(&n_functions, memory_order_relaxed);
+  uint32_t l0 = atomic_load_explicit(&n_loops, memory_order_relaxed);
+  uint32_t loops = m->loops ? m->n_loops : 0;
   if (!pisa_blocks || b0 + m->n_blocks > PISA_MAX_BLOCKS ||
-      f0 + m->n_functions > PISA_MAX_FUNCTIONS) {
+      f0 + m->n_functions > PISA_MAX_FUNCTIONS || l0 + loops > PISA_MAX_LOOPS) {
     pthread_mutex_unlock(&registry_lock);
     PISA_ERR("too many instrumented blocks; module %s is not analysed",
              m->name);
     return;
   }
-  if (translate_module(m, f0, b0)) {
+  if (translate_module(m, f0, b0, l0)) {
     pthread_mutex_unlock(&registry_lock);
     PISA_ERR("out of memory; module %s is not analysed", m->name);
     return;
   }
   atomic_store_explicit(&n_functions, f0 + m->n_functions,
                         memory_order_release);
+  atomic_store_explicit(&n_loops, l0 + loops, memory_order_release);
   atomic_store_explicit(&n_blocks, b0 + m->n_blocks, memory_order_release);
   /* Published last: from now on the module's records carry valid ids. */
   __atomic_store_n(m->block_base, PISA_REC_BLOCK | b0, __ATOMIC_RELEASE);

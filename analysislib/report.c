@@ -5,6 +5,7 @@
 #include "aggregate.h"
 #include "estimate.h"
 #include "rawdoc.h"
+#include "sourcemap.h"
 #include "threads.h"
 #include "workers.h"
 
@@ -325,6 +326,23 @@ static json_object *regions_json(uint32_t n_blocks) {
   return NULL;
 }
 
+/* Adds thread t's block executions to all[0..n_blocks). */
+static void add_thread_counts(uint64_t *all, const struct pisa_thread *t,
+                              uint32_t n_blocks) {
+  uint32_t n = t->block_capacity < n_blocks ? t->block_capacity : n_blocks;
+  for (uint32_t b = 0; all && b < n; b++)
+    all[b] += t->block_counts[b];
+}
+
+/* "loops" and "lines" of the document, from the process's block counts. */
+static void add_source_map(json_object *doc, const uint64_t *all,
+                           uint32_t n_blocks) {
+  if (!all)
+    return;
+  add_if(doc, "loops", pisa_loops_json(all, n_blocks));
+  add_if(doc, "lines", pisa_lines_json(all, n_blocks));
+}
+
 /* One function's aggregate at a time, written and freed before the next:
  * the functions' copies of the threads' tables never exist all at once.
  * A function is summed from the first thread that ran one of its blocks. */
@@ -365,12 +383,14 @@ static json_object *build_result(int complete, int signal) {
   /* The threads' footprints, for what two or more share: none with one. */
   size_t listed = thread_count(), n_threads = 0;
   struct footprint **fps = listed > 1 ? calloc(listed, sizeof *fps) : NULL;
+  uint64_t *all_counts = calloc(n_blocks ? n_blocks : 1, sizeof *all_counts);
   int64_t position = 0;
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
     struct aggregate ta;
     pisa_workers_wait(t); /* its queued batches consumed */
     pisa_aggregate_init(&ta);
     pisa_aggregate_thread(t, &ta, n_blocks, n_functions, listed == 1);
+    add_thread_counts(all_counts, t, n_blocks);
     if (fps)
       fps[n_threads++] = pisa_aggregate_footprint(&ta);
     json_object *o = json_object_new_object();
@@ -407,6 +427,8 @@ static json_object *build_result(int complete, int signal) {
   json_object_object_add(doc, "functions", functions);
   if (regions)
     json_object_object_add(doc, "regions", regions);
+  add_source_map(doc, all_counts, n_blocks);
+  free(all_counts);
   pisa_aggregate_free(&totals);
   pisa_aggregate_end();
   if (dropped)

@@ -32,8 +32,12 @@
 PISA_HIDDEN extern struct program_block *pisa_blocks;
 PISA_HIDDEN extern struct program_function *pisa_functions;
 PISA_HIDDEN extern struct program pisa_program; /* the two arrays above */
+/* The loops by global id, and the loop and lines of each block by its id. */
+PISA_HIDDEN extern struct program_loop *pisa_loops;
+PISA_HIDDEN extern struct program_block_source *pisa_block_sources;
 PISA_HIDDEN uint32_t pisa_block_count(void); /* acquire: ids below are valid */
 PISA_HIDDEN uint32_t pisa_function_count(void); /* acquire */
+PISA_HIDDEN uint32_t pisa_loop_count(void);     /* acquire */
 PISA_HIDDEN void pisa_registry_init(void);
 /* The metrics' view of one of the pass's instruction records. */
 PISA_HIDDEN struct program_instr

@@ -17,15 +17,17 @@ static const char usage_text[] =
     "usage: pisa-char rank [options] FILE|DIR...\n"
     "\n"
     "Ranks applications (each document's metrics), or with --by function\n"
-    "every function of every document, as candidates for near-memory\n"
-    "computing: from the work, the traffic past a modelled cache (the reuse\n"
-    "histogram) and the parallelism in a bounded window, a roofline-style\n"
-    "time on a host and on a near-memory machine; score = log2(host time /\n"
-    "near-memory time). docs/ranking.md explains the model. DIR means every\n"
-    "*.json document in the tree under it (other JSON files are skipped with\n"
-    "a note); deep and counter documents are not mixed.\n"
+    "every function (--by loop: every loop of a deep document) of every\n"
+    "document, as candidates for near-memory computing: from the work, the\n"
+    "traffic past a modelled cache (the reuse histogram) and the parallelism\n"
+    "in a bounded window, a roofline-style time on a host and on a\n"
+    "near-memory machine; score = log2(host time / near-memory time).\n"
+    "docs/ranking.md explains the model. DIR means every *.json document in\n"
+    "the tree under it (other JSON files are skipped with a note); deep and\n"
+    "counter documents are not mixed.\n"
     "\n"
-    "  --by app|function   rank applications (default) or functions\n"
+    "  --by app|function|loop\n"
+    "                      rank applications (default), functions or loops\n"
     "  --top N             print the N best candidates only\n"
     "  --format FORMAT     output format, one of {format} (default table)\n"
     "  --json              the same as --format json\n"
@@ -34,17 +36,21 @@ static const char usage_text[] =
     "                      JSON; default: the built-in machines/default.json)\n"
     "  --llc-bytes N       the host's last-level cache, optionally with K, M\n"
     "                      or G (x1024), instead of the machine's\n"
-    "  --min-share X       leave out functions that make less than X (0..1)\n"
-    "                      of their program's memory accesses (default 0.01)\n"
-    "  --all               keep every function\n"
+    "  --min-share X       leave out functions (loops) that make less than X\n"
+    "                      (0..1) of their program's memory accesses\n"
+    "                      (default 0.01)\n"
+    "  --all               keep every function (loop)\n"
     "  -h, --help          show this help\n"
     "\n"
     "Exit status: 0 on success, 2 on bad usage, a bad machine file or an\n"
     "unreadable, malformed or invalid document.\n";
 
+static const char *const ByNames[] = {"app", "function", "loop"};
+
 struct options {
   struct rank_model model;
-  int by_function, all, explain;
+  enum { BY_APP, BY_FUNCTION, BY_LOOP } by;
+  int all, explain;
   long top;
   double min_share;
   enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } format;
@@ -157,9 +163,7 @@ static void print_csv(const struct rank_candidate *c, size_t n) {
     putchar(',');
     print_csv_field(c[i].doc->path);
     putchar(',');
-    print_csv_field(c[i].function
-                        ? json_object_get_string(json_at(c[i].function, "name"))
-                        : "");
+    print_csv_field(c[i].function_name ? c[i].function_name : "");
     printf(",%s,", doc_precision(c[i].doc, precision, sizeof precision));
     const char *region = c[i].function ? NULL : doc_region_of_record(c[i].doc);
     if (!r->valid) {
@@ -233,7 +237,7 @@ static json_object *candidate_json(const struct rank_candidate *c, size_t rank,
   json_object_object_add(obj, "document", json_object_new_string(c->doc->path));
   json_object_object_add(
       obj, "function",
-      c->function ? json_object_get(json_at(c->function, "name")) : NULL);
+      c->function_name ? json_object_new_string(c->function_name) : NULL);
   const char *region = c->function ? NULL : doc_region_of_record(c->doc);
   json_object_object_add(obj, "region",
                          region ? json_object_new_string(region) : NULL);
@@ -266,8 +270,7 @@ static json_object *side_json(const struct machine_side *s) {
 static void print_json(const struct rank_candidate *c, size_t n,
                        const struct options *o) {
   json_object *root = json_object_new_object(), *list, *machine;
-  json_object_object_add(
-      root, "by", json_object_new_string(o->by_function ? "function" : "app"));
+  json_object_object_add(root, "by", json_object_new_string(ByNames[o->by]));
   json_object_object_add(root, "machine", machine = json_object_new_object());
   json_object_object_add(machine, "name",
                          json_object_new_string(o->model.machine.name));
@@ -297,7 +300,6 @@ static const struct option RankOptions[] = {
     {NULL, 0, NULL, 0},
 };
 
-static const char *const ByNames[] = {"app", "function"};
 static const char *const FormatNames[] = {"table", "csv", "json"};
 static const struct name_table By = NAME_TABLE_INIT(ByNames),
                                Formats = NAME_TABLE_INIT(FormatNames);
@@ -320,7 +322,7 @@ static int take_option(int opt, char *arg, void *ctx) {
   size_t choice;
   int status = 0;
   if (opt == 'b' && !(status = cmdline_choose(&rank_line, "by", arg, &choice)))
-    o->by_function = choice == 1;
+    o->by = (int)choice;
   else if (opt == 't' && parse_long(arg, 1, 1000000000, &o->top))
     return usage_error(&rank_line, "--top wants a count >= 1, not '%s'", arg);
   else if (opt == 'f' &&
@@ -357,8 +359,10 @@ int cmd_rank(int argc, char **argv) {
     return 2;
   struct rank_candidates c = {0};
   for (size_t i = 0; i < set.count; i++) {
-    if (o.by_function)
+    if (o.by == BY_FUNCTION)
       rank_add_functions(&c, &o.model, &set.docs[i], o.min_share, o.all);
+    else if (o.by == BY_LOOP)
+      rank_add_loops(&c, &o.model, &set.docs[i], o.min_share, o.all);
     else
       rank_add_application(&c, &o.model, &set.docs[i]);
   }

@@ -26,6 +26,9 @@ static const char usage_text[] =
     "is shown as n/a; names are never shortened.\n"
     "\n"
     "  --top N        entries of each list (default 5, 0 for none)\n"
+    "  --loops        also the top loops by instructions (deep mode), with\n"
+    "                 their function and file:line range\n"
+    "  --lines        also the top source lines by instructions (deep mode)\n"
     "  --format FMT   one of {format} (default text)\n"
     "  --json         the same as --format json: the summary as one JSON\n"
     "                 object with stable keys (docs/pisa-char.md), absent\n"
@@ -37,12 +40,14 @@ static const char usage_text[] =
 
 #define LABEL_WIDTH 18
 
-enum { OPT_TOP = 't', OPT_FORMAT = 256, OPT_JSON };
+enum { OPT_TOP = 't', OPT_FORMAT = 256, OPT_JSON, OPT_LOOPS, OPT_LINES };
 
 static const struct option ShowOptions[] = {
     {"top", required_argument, NULL, OPT_TOP},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"json", no_argument, NULL, OPT_JSON},
+    {"loops", no_argument, NULL, OPT_LOOPS},
+    {"lines", no_argument, NULL, OPT_LINES},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -403,6 +408,47 @@ static void show_top(json_object *v, const char *key, const char *title) {
     puts("  (no instrumented function ran)");
 }
 
+/* FILE:FIRST-LAST of a loop, with the file's last component. */
+static void format_range(char *buf, size_t n, json_object *e) {
+  format_location(buf, n, e);
+  size_t len = strlen(buf);
+  if (has(e, "last_line") && num(e, "last_line") != num(e, "line"))
+    snprintf(buf + len, n - len, "-%.0f", num(e, "last_line"));
+}
+
+static void show_loops(json_object *v) {
+  char n[32], it[32], a[32], where[4096];
+  if (!list_heading(v, "loops", "counts/loops", "top loops by instructions",
+                    "     instructions  share      iterations        accesses "
+                    "depth  function  location"))
+    return;
+  for (size_t i = 0; i < length(v, "loops"); i++) {
+    json_object *e = item(v, "loops", i);
+    format_range(where, sizeof where, e);
+    printf("  %15s %5.1f%% %15s %15s %5.0f  %s%s%s  %s\n",
+           count_text(n, sizeof n, e, "instructions"), 100 * num(e, "share"),
+           count_text(it, sizeof it, e, "iterations"),
+           count_text(a, sizeof a, e, "memory_accesses"), num(e, "depth"),
+           str(e, "function"), has(e, "inlined_into") ? " in " : "",
+           has(e, "inlined_into") ? str(e, "inlined_into") : "", where);
+  }
+}
+
+static void show_lines(json_object *v) {
+  char n[32], a[32], where[4096];
+  if (!list_heading(v, "lines", "counts/lines",
+                    "top source lines by instructions",
+                    "     instructions  share        accesses  line"))
+    return;
+  for (size_t i = 0; i < length(v, "lines"); i++) {
+    json_object *e = item(v, "lines", i);
+    format_location(where, sizeof where, e);
+    printf("  %15s %5.1f%% %15s  %s\n",
+           count_text(n, sizeof n, e, "instructions"), 100 * num(e, "share"),
+           count_text(a, sizeof a, e, "accesses"), where);
+  }
+}
+
 static void show_regions(json_object *v) {
   char t[32], x[32], n[32], r[32], w[32];
   if (!list_heading(v, "regions", "counts/regions", "regions by time",
@@ -485,6 +531,8 @@ static void show_text(json_object *v, long top) {
     show_top(v, "top_functions/by_instructions", "instructions");
     show_top(v, "top_functions/by_accesses", "accesses");
   }
+  show_loops(v);
+  show_lines(v);
   show_regions(v);
   show_intervals(v);
   show_ranks(v);
@@ -496,6 +544,7 @@ static void show_text(json_object *v, long top) {
 struct options {
   long top;
   enum format format;
+  unsigned lists; /* enum docview_list */
 };
 
 static int take_option(int opt, char *arg, void *ctx) {
@@ -504,6 +553,10 @@ static int take_option(int opt, char *arg, void *ctx) {
   int status = 0;
   if (opt == OPT_JSON)
     o->format = FORMAT_JSON;
+  if (opt == OPT_LOOPS)
+    o->lists |= DOCVIEW_LOOPS;
+  if (opt == OPT_LINES)
+    o->lists |= DOCVIEW_LINES;
   if (opt == OPT_FORMAT &&
       !(status = cmdline_choose(&show_line, "format", arg, &format)))
     o->format = (enum format)format;
@@ -529,7 +582,8 @@ int cmd_show(int argc, char **argv) {
     return usage_error(&show_line, "%s holds several documents; show one FILE",
                        argv[optind]);
   }
-  json_object *view = docview_build(set.docs[0].root, set.docs[0].path, o.top);
+  json_object *view =
+      docview_build(set.docs[0].root, set.docs[0].path, o.top, o.lists);
   if (o.format == FORMAT_JSON)
     puts(json_object_to_json_string_ext(
         view, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));

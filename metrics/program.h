@@ -125,6 +125,36 @@ struct program_function {
   uint32_t n_instrs, n_phis, n_args;
 };
 
+/* ---- Loops and source lines --------------------------------------------
+ * The natural loops of the optimised code (the pass's LoopInfo) and, per
+ * block, the source line of each counted instruction as runs.  Only the
+ * report reads them; they live next to the blocks, not in them, so the
+ * blocks the decoder walks stay as small as they are. */
+struct program_loop {
+  uint32_t function;  /* global function id of the blocks that form it */
+  uint32_t source;    /* global function id of its header's source code */
+  uint32_t parent;    /* global loop id, PROGRAM_NONE at depth 1 */
+  uint32_t header;    /* global block id: its executions are iterations */
+  uint32_t preheader; /* global block id, PROGRAM_NONE when it has none */
+  uint32_t depth;     /* 1 for an outermost loop */
+  uint32_t first_line, last_line; /* 0 without debug locations */
+  const char *file;               /* NULL without debug locations */
+};
+
+/* n_instrs consecutive counted instructions of a block from one line. */
+struct program_line {
+  const char *file; /* NULL for instructions without a debug location */
+  uint32_t line;
+  uint32_t n_instrs;
+};
+
+/* What a block's code is in the source, parallel to the blocks. */
+struct program_block_source {
+  uint32_t loop; /* global id of its innermost loop, PROGRAM_NONE if none */
+  uint32_t n_lines;
+  const struct program_line *lines; /* runs covering its instructions */
+};
+
 /* The whole program as the engines see it: arrays indexed by global id
  * that never move, holding every block and function a decoded batch names
  * (entries, once published, never change, so engines on any thread read

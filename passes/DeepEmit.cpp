@@ -17,7 +17,8 @@ namespace {
 const char PisaCtorFn[] = "__pisa_module_ctor";
 
 static_assert(sizeof(pisa_block) == 48 && sizeof(pisa_site) == 24 &&
-                  sizeof(pisa_phi) == 16 && sizeof(pisa_module) == 128,
+                  sizeof(pisa_phi) == 16 && sizeof(pisa_module) == 184 &&
+                  sizeof(pisa_loop) == 36 && sizeof(pisa_line) == 12,
               "the emitted struct types below mirror pisa/abi.h");
 
 GlobalVariable *emitFunctions(TableBuilder &TB, const DeepTables &T) {
@@ -60,14 +61,56 @@ GlobalVariable *emitSites(TableBuilder &TB, const DeepTables &T) {
   return TB.array(Ty, Rows, "__pisa_sites");
 }
 
+/// A table whose rows are Width uint32 fields: Fields(Row) gives them.
+template <typename Row, typename FieldsFn>
+GlobalVariable *emitU32Rows(TableBuilder &TB, const std::vector<Row> &Rows,
+                            unsigned Width, FieldsFn Fields, const char *Name) {
+  auto *Ty = StructType::get(TB.Ctx, std::vector<Type *>(Width, TB.I32));
+  std::vector<Constant *> Consts;
+  for (const Row &R : Rows) {
+    std::vector<Constant *> Values;
+    for (uint32_t V : Fields(R))
+      Values.push_back(TB.i32(V));
+    Consts.push_back(ConstantStruct::get(Ty, Values));
+  }
+  return TB.array(Ty, Consts, Name);
+}
+
 GlobalVariable *emitPhis(TableBuilder &TB, const DeepTables &T) {
-  auto *Ty = StructType::get(TB.Ctx, {TB.I32, TB.I32, TB.I32, TB.I32});
-  std::vector<Constant *> Rows;
-  for (const pisa_phi &P : T.Phis)
-    Rows.push_back(
-        ConstantStruct::get(Ty, {TB.i32(P.block), TB.i32(P.first_incoming),
-                                 TB.i32(P.n_incoming), TB.i32(P.flags)}));
-  return TB.array(Ty, Rows, "__pisa_phis");
+  return emitU32Rows(
+      TB, T.Phis, 4,
+      [](const pisa_phi &P) {
+        return std::vector<uint32_t>{P.block, P.first_incoming, P.n_incoming,
+                                     P.flags};
+      },
+      "__pisa_phis");
+}
+
+GlobalVariable *emitLoops(TableBuilder &TB, const DeepTables &T) {
+  return emitU32Rows(
+      TB, T.Loops, 9,
+      [](const pisa_loop &L) {
+        return std::vector<uint32_t>{L.function, L.source,     L.parent,
+                                     L.header,   L.preheader,  L.depth,
+                                     L.file,     L.first_line, L.last_line};
+      },
+      "__pisa_loops");
+}
+
+GlobalVariable *emitLines(TableBuilder &TB, const DeepTables &T) {
+  return emitU32Rows(
+      TB, T.Lines, 3,
+      [](const pisa_line &L) {
+        return std::vector<uint32_t>{L.file, L.line, L.n_instrs};
+      },
+      "__pisa_lines");
+}
+
+GlobalVariable *emitFiles(TableBuilder &TB, const DeepTables &T) {
+  std::vector<Constant *> Names;
+  for (const std::string &F : T.Files)
+    Names.push_back(TB.str(F));
+  return TB.array(TB.PtrTy, Names, "__pisa_files");
 }
 
 } // namespace
@@ -85,31 +128,45 @@ void emitDeepTables(Module &M, const DeepTables &T, GlobalVariable *BlockBase) {
   GlobalVariable *OperandArr = TB.u32Array(T.Operands, "__pisa_operands");
   GlobalVariable *IncomingArr = TB.u32Array(T.Incoming, "__pisa_incoming");
   GlobalVariable *PhiArr = emitPhis(TB, T);
+  std::vector<uint32_t> BlockLines = T.BlockLines;
+  BlockLines.push_back(static_cast<uint32_t>(T.Lines.size()));
 
   std::vector<Type *> Fields(10, TB.I32);
-  Fields.insert(Fields.end(), 11, TB.PtrTy);
+  Fields.insert(Fields.end(), 6, TB.PtrTy);
+  Fields.insert(Fields.end(), 4, TB.I32); // loops and lines
+  Fields.insert(Fields.end(), 10, TB.PtrTy);
   auto *ModTy = StructType::get(TB.Ctx, Fields);
-  Constant *Desc = ConstantStruct::get(ModTy, {TB.i32(PISA_ABI_VERSION),
-                                               TB.i32(T.Functions.size()),
-                                               TB.i32(T.Blocks.size()),
-                                               TB.i32(T.Instrs.size()),
-                                               TB.i32(T.Sites.size()),
-                                               TB.i32(T.Successors.size()),
-                                               TB.i32(T.Operands.size()),
-                                               TB.i32(T.Phis.size()),
-                                               TB.i32(T.Incoming.size() / 2),
-                                               TB.i32(PISA_MODE_DEEP),
-                                               TB.str(M.getSourceFileName()),
-                                               TB.directory(),
-                                               FnArr,
-                                               BlockArr,
-                                               InstrArr,
-                                               SiteArr,
-                                               SuccArr,
-                                               OperandArr,
-                                               PhiArr,
-                                               IncomingArr,
-                                               BlockBase});
+  Constant *Desc = ConstantStruct::get(
+      ModTy, {TB.i32(PISA_ABI_VERSION),
+              TB.i32(T.Functions.size()),
+              TB.i32(T.Blocks.size()),
+              TB.i32(T.Instrs.size()),
+              TB.i32(T.Sites.size()),
+              TB.i32(T.Successors.size()),
+              TB.i32(T.Operands.size()),
+              TB.i32(T.Phis.size()),
+              TB.i32(T.Incoming.size() / 2),
+              TB.i32(PISA_MODE_DEEP),
+              TB.str(M.getSourceFileName()),
+              TB.directory(),
+              FnArr,
+              BlockArr,
+              InstrArr,
+              SiteArr,
+              TB.i32(T.Loops.size()),
+              TB.i32(T.Lines.size()),
+              TB.i32(T.Files.size()),
+              TB.i32(0),
+              emitLoops(TB, T),
+              TB.u32Array(T.BlockLoops, "__pisa_block_loops"),
+              TB.u32Array(BlockLines, "__pisa_block_lines"),
+              emitLines(TB, T),
+              emitFiles(TB, T),
+              SuccArr,
+              OperandArr,
+              PhiArr,
+              IncomingArr,
+              BlockBase});
   GlobalVariable *ModVar = TB.markedGlobal(Desc, DeepModuleVar);
   emitRegistration(M, PISA_FN_REGISTER, ModVar, PisaCtorFn);
 }

@@ -74,6 +74,8 @@ void attributeSources(DeepTables &T) {
     if (SP && SP != Block.BB->getParent()->getSubprogram())
       B.source = functionFor(*SP, ByName, T);
   }
+  for (pisa_loop &L : T.Loops)
+    L.source = T.Blocks[L.header].Table.source;
 }
 
 } // namespace pisa

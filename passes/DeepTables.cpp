@@ -58,6 +58,7 @@ void describeBlock(BasicBlock &BB, uint32_t FnIndex, ScalarEvolution &SE,
   B.first_instr = static_cast<uint32_t>(T.Instrs.size());
   B.first_site = static_cast<uint32_t>(T.Sites.size());
   B.first_phi = static_cast<uint32_t>(T.PhiValues.size());
+  T.BlockLines.push_back(static_cast<uint32_t>(T.Lines.size()));
   for (Instruction &I : BB) {
     if (auto *Phi = dyn_cast<PHINode>(&I)) {
       ++B.n_phis;
@@ -65,8 +66,10 @@ void describeBlock(BasicBlock &BB, uint32_t FnIndex, ScalarEvolution &SE,
       T.PhiValues.push_back(Phi);
       continue;
     }
-    if (isCounted(I) && !T.Artificial.count(&I))
+    if (isCounted(I) && !T.Artificial.count(&I)) {
       describeInstruction(I, SE, B, T);
+      recordLine(I, T);
+    }
   }
   B.n_instrs = static_cast<uint32_t>(T.Instrs.size()) - B.first_instr;
   B.n_sites = static_cast<uint32_t>(T.Sites.size()) - B.first_site;
@@ -80,6 +83,7 @@ void describeBlock(BasicBlock &BB, uint32_t FnIndex, ScalarEvolution &SE,
       static_cast<uint32_t>(T.Successors.size()) - B.first_successor;
   T.BlockIds[&BB] = static_cast<uint32_t>(T.Blocks.size());
   T.Blocks.push_back({&BB, B});
+  T.BlockLoops.push_back(PISA_INDEX_NONE);
 }
 
 } // namespace
@@ -92,6 +96,7 @@ void describeFunction(Function &F, FunctionAnalyses FA, DeepTables &T) {
   for (BasicBlock &BB : F)
     describeBlock(BB, FnIndex, FA.SE, T);
   recordDataflow(Info.FirstBlock, FA, T);
+  describeLoops(F, FnIndex, Info.FirstBlock, FA.LI, T);
   Info.NBlocks = static_cast<uint32_t>(T.Blocks.size()) - Info.FirstBlock;
   T.Functions.push_back(std::move(Info));
 }

@@ -51,6 +51,13 @@ struct DeepTables {
   std::vector<uint32_t> Operands, Incoming;
   // Branches the pass added after region markers: not counted.
   llvm::SmallPtrSet<llvm::Instruction *, 8> Artificial;
+  // Loops and source lines (issue 17): BlockLoops is parallel to Blocks,
+  // BlockLines has one more entry (block b's runs end at BlockLines[b+1]).
+  std::vector<pisa_loop> Loops;
+  std::vector<uint32_t> BlockLoops, BlockLines;
+  std::vector<pisa_line> Lines;
+  std::vector<std::string> Files;
+  llvm::StringMap<uint32_t> FileIds;
 };
 
 /// The function analyses the deep pass needs.
@@ -63,12 +70,22 @@ struct FunctionAnalyses {
 /// dataflow to T.
 void describeFunction(llvm::Function &F, FunctionAnalyses FA, DeepTables &T);
 
+/// Appends the source-line run of I (a counted instruction of the block
+/// being described) to T's line table.
+void recordLine(const llvm::Instruction &I, DeepTables &T);
+
+/// Appends F's loops (LoopInfo, in preorder) to T and sets the innermost
+/// loop of F's blocks, which start at block FirstBlock.
+void describeLoops(llvm::Function &F, uint32_t FnIndex, uint32_t FirstBlock,
+                   llvm::LoopInfo &LI, DeepTables &T);
+
 /// Operand sources of the counted instructions and incoming values of the
 /// phis of the blocks from FirstBlock on; then the loop-index update marks.
 void recordDataflow(uint32_t FirstBlock, FunctionAnalyses FA, DeepTables &T);
 
 /// Sets every block's source function (pisa_block.source) from the debug
-/// locations of its instructions, adding functions that exist only inlined.
+/// locations of its instructions, adding functions that exist only inlined,
+/// and every loop's (its header's).
 void attributeSources(DeepTables &T);
 
 /// Makes every block of T write its record words to the thread's buffer;

@@ -41,8 +41,8 @@ static const char *const RawOnlyKeys[] = {
     "schema", "pid", "ppid", "signal", "complete", "exit_status", "mpi"};
 
 /* Measurement keys in the order the document presents them. */
-static const char *const MeasurementKeys[] = {"config", "totals", "threads",
-                                              "functions", "regions"};
+static const char *const MeasurementKeys[] = {
+    "config", "totals", "threads", "functions", "regions", "loops", "lines"};
 
 int pisa_raw_check(json_object *raw, char *err, size_t n) {
   json_object *schema, *complete;

@@ -277,6 +277,25 @@ static void by_accesses(json_object *v, json_object *e, double total) {
   function_view(v, e, total, metrics_accesses(e));
 }
 
+/* A loop (deep mode): where it is, how often it ran, its share. */
+static void loop_view(json_object *v, json_object *e, double total) {
+  static const char *const Fields[] = {
+      "id",   "parent", "depth",     "function",   "inlined_into",
+      "file", "line",   "last_line", "iterations", "entries"};
+  for (size_t i = 0; i < sizeof Fields / sizeof *Fields; i++)
+    add(v, Fields[i], value_at(e, Fields[i]));
+  add_volume(v, e, total);
+}
+
+/* A source line (deep mode). */
+static void line_view(json_object *v, json_object *e, double total) {
+  add(v, "file", value_at(e, "file"));
+  add(v, "line", value_at(e, "line"));
+  add(v, "instructions", value_at(e, "instructions"));
+  add(v, "share", number(share(instructions_of(e), total)));
+  add(v, "accesses", value_at(e, "accesses"));
+}
+
 static void region_view(json_object *v, json_object *e, double total) {
   add(v, "name", value_at(e, "name"));
   add(v, "executions", value_at(e, "executions"));
@@ -305,6 +324,13 @@ static void rank_view(json_object *v, json_object *e, double total) {
   add(v, "mpi_calls", calls ? count(n) : NULL);
   add(v, "bytes_sent", number_at(e, "mpi/sent/bytes"));
   add(v, "bytes_received", number_at(e, "mpi/received/bytes"));
+}
+
+/* The document's list `key` (loops, lines) by instructions. */
+static json_object *source_view(json_object *doc, const char *key, long top,
+                                entry_view_fn view) {
+  return top_view(json_at(doc, key), instructions_of, top,
+                  instructions_of(json_at(doc, "totals")), view);
 }
 
 static json_object *functions_view(json_object *doc, long top) {
@@ -464,19 +490,28 @@ static json_object *counter_view(json_object *doc) {
   return fields_view(json_at(doc, "counter"), Fields, 4);
 }
 
-/* How many entries each list of the document has (the view shows `top`). */
-static json_object *counts_view(json_object *doc) {
-  static const char *const Lists[] = {"threads", "functions", "regions",
-                                      "ranks"};
+/* How many entries each list of the document has (the view shows `top`);
+ * loops and lines only when the view has them. */
+static json_object *counts_view(json_object *doc, unsigned lists) {
+  static const struct {
+    const char *key;
+    unsigned needs; /* DOCVIEW_ flags the list is counted with */
+  } Lists[] = {{"threads", 0},           {"functions", 0},
+               {"regions", 0},           {"ranks", 0},
+               {"loops", DOCVIEW_LOOPS}, {"lines", DOCVIEW_LINES}};
   json_object *c = json_object_new_object();
   for (size_t i = 0; i < sizeof Lists / sizeof *Lists; i++) {
-    json_object *list = json_at(doc, Lists[i]);
-    add(c, Lists[i], count(list ? (double)json_object_array_length(list) : 0));
+    if ((Lists[i].needs & lists) != Lists[i].needs)
+      continue;
+    json_object *list = json_at(doc, Lists[i].key);
+    add(c, Lists[i].key,
+        count(list ? (double)json_object_array_length(list) : 0));
   }
   return c;
 }
 
-json_object *docview_build(json_object *doc, const char *path, long top) {
+json_object *docview_build(json_object *doc, const char *path, long top,
+                           unsigned lists) {
   json_object *v = json_object_new_object(), *totals = json_at(doc, "totals");
   double instructions = instructions_of(totals);
   json_object *regions = json_at(doc, "regions");
@@ -485,11 +520,15 @@ json_object *docview_build(json_object *doc, const char *path, long top) {
   add(v, "sampling", sampling_view(doc));
   add(v, "totals", totals_view(totals, top));
   add(v, "counter", counter_view(doc));
-  add(v, "counts", counts_view(doc));
+  add(v, "counts", counts_view(doc, lists));
   add(v, "threads",
       top_view(json_at(doc, "threads"), instructions_of, top, instructions,
                thread_view));
   add(v, "top_functions", functions_view(doc, top));
+  if (lists & DOCVIEW_LOOPS)
+    add(v, "loops", source_view(doc, "loops", top, loop_view));
+  if (lists & DOCVIEW_LINES)
+    add(v, "lines", source_view(doc, "lines", top, line_view));
   add(v, "regions",
       top_view(regions, seconds_of, top, total_seconds(regions), region_view));
   add(v, "intervals", intervals_view(doc));

@@ -219,6 +219,21 @@ void rank_explain(struct strbuf *b, const struct rank_model *model,
 
 /* ---- Candidates --------------------------------------------------------- */
 
+/* "LABEL:function" for a function, "LABEL:function:line" for a loop (its
+ * first line, else its id), LABEL for the application. */
+static char *candidate_label(const struct pisa_doc *doc, json_object *entry) {
+  json_object *name = json_at(entry, "name");
+  if (!entry)
+    return xstrdup(doc->label);
+  if (name)
+    return xasprintf("%s:%s", doc->label, json_object_get_string(name));
+  json_object *line = json_at(entry, "line");
+  return xasprintf("%s:%s:%s%s", doc->label,
+                   json_object_get_string(json_at(entry, "function")),
+                   line ? "" : "loop",
+                   json_object_get_string(line ? line : json_at(entry, "id")));
+}
+
 static void add_candidate(struct rank_candidates *c,
                           const struct rank_model *model,
                           const struct pisa_doc *doc, json_object *function) {
@@ -226,10 +241,9 @@ static void add_candidate(struct rank_candidates *c,
   struct rank_candidate *k = &c->list[c->n++];
   k->doc = doc;
   k->function = function;
-  k->label = function
-                 ? xasprintf("%s:%s", doc->label,
-                             json_object_get_string(json_at(function, "name")))
-                 : xstrdup(doc->label);
+  k->label = candidate_label(doc, function);
+  k->function_name = json_object_get_string(
+      json_at(function, json_at(function, "name") ? "name" : "function"));
   rank_evaluate(model, function ? function : doc_metrics_of_record(doc),
                 doc_is_counter(doc), &k->result);
 }
@@ -240,10 +254,12 @@ void rank_add_application(struct rank_candidates *c,
   add_candidate(c, model, doc, NULL);
 }
 
-void rank_add_functions(struct rank_candidates *c,
+/* The entries of the document's list `key` that pass the share test. */
+static void add_entries(struct rank_candidates *c,
                         const struct rank_model *model,
-                        const struct pisa_doc *doc, double min_share, int all) {
-  json_object *functions = json_at(doc->root, "functions");
+                        const struct pisa_doc *doc, const char *key,
+                        double min_share, int all) {
+  json_object *functions = json_at(doc->root, key);
   double total = metrics_accesses(doc_metrics_of_record(doc));
   for (size_t i = 0; i < json_object_array_length(functions); i++) {
     json_object *f = json_object_array_get_idx(functions, i);
@@ -251,6 +267,17 @@ void rank_add_functions(struct rank_candidates *c,
     if (all || share >= min_share)
       add_candidate(c, model, doc, f);
   }
+}
+
+void rank_add_functions(struct rank_candidates *c,
+                        const struct rank_model *model,
+                        const struct pisa_doc *doc, double min_share, int all) {
+  add_entries(c, model, doc, "functions", min_share, all);
+}
+
+void rank_add_loops(struct rank_candidates *c, const struct rank_model *model,
+                    const struct pisa_doc *doc, double min_share, int all) {
+  add_entries(c, model, doc, "loops", min_share, all);
 }
 
 static int by_score(const void *a, const void *b) {

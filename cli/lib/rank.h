@@ -100,8 +100,11 @@ struct pisa_doc;
 
 struct rank_candidate {
   const struct pisa_doc *doc;
-  json_object *function; /* NULL for an application (the totals) */
-  char *label;           /* the document's label, ":function" for one */
+  /* The function or loop (deep mode's "loops"); NULL for an application
+   * (the totals). */
+  json_object *function;
+  const char *function_name; /* its (source) function's name, or NULL */
+  char *label; /* the document's label, ":function" or ":function:line" */
   struct rank_result result;
 };
 
@@ -121,6 +124,11 @@ void rank_add_application(struct rank_candidates *c,
 void rank_add_functions(struct rank_candidates *c,
                         const struct rank_model *model,
                         const struct pisa_doc *doc, double min_share, int all);
+
+/* The same for the loops of `doc` (deep mode's "loops": each loop with its
+ * inner loops). */
+void rank_add_loops(struct rank_candidates *c, const struct rank_model *model,
+                    const struct pisa_doc *doc, double min_share, int all);
 
 /* Best candidates first (highest score; invalid last); ties by label. */
 void rank_sort(struct rank_candidates *c);

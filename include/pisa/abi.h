@@ -187,6 +187,38 @@ struct pisa_block {
   uint32_t source;
 };
 
+/* "None" for a loop, block or file index of the loop and line tables. */
+#define PISA_INDEX_NONE UINT32_MAX
+
+/* A natural loop of the optimised code (ABI 3; LLVM's LoopInfo after the
+ * optimisation pipeline: loops the optimiser removed or fully unrolled are
+ * not here).  Loops are numbered in preorder per function (a parent before
+ * its children, siblings in program order), so parent < the loop's index. */
+struct pisa_loop {
+  uint32_t function;  /* module-local function whose blocks form it */
+  uint32_t source;    /* the source function of its header (pisa_block) */
+  uint32_t parent;    /* module-local loop, PISA_INDEX_NONE at depth 1 */
+  uint32_t header;    /* module-local block */
+  uint32_t preheader; /* LLVM's preheader (module-local block), or NONE */
+  uint32_t depth;     /* 1 for an outermost loop */
+  /* Source range: the loop's llvm.loop start and end locations, else its
+   * header's location; file indexes the module's files. 0 / NONE when the
+   * module has no debug locations. */
+  uint32_t file;
+  uint32_t first_line, last_line;
+};
+
+/* A run of a block's counted instructions that come from one source line
+ * (ABI 3): block b's runs are lines[block_lines[b] .. block_lines[b + 1]),
+ * covering its counted instructions in order.  The line is the innermost
+ * debug location's (inlined code: the inlined function's line), 0 and file
+ * NONE for instructions without a location. */
+struct pisa_line {
+  uint32_t file; /* index into the module's files, or PISA_INDEX_NONE */
+  uint32_t line;
+  uint32_t n_instrs;
+};
+
 /* A function of the module, or (n_blocks == 0) a function whose code is
  * only present inlined into others: blocks name it as their `source`. */
 struct pisa_function {
@@ -218,6 +250,17 @@ struct pisa_module {
   const struct pisa_block *blocks;
   const struct pisa_instr *instrs;
   const struct pisa_site *sites;
+  /* Loops and source lines (ABI 3); a module without them has zeros and
+   * NULLs here. */
+  uint32_t n_loops;
+  uint32_t n_lines; /* line runs */
+  uint32_t n_files;
+  uint32_t reserved;
+  const struct pisa_loop *loops;
+  const uint32_t *block_loops; /* per block: its innermost loop, or NONE */
+  const uint32_t *block_lines; /* n_blocks + 1 run indices, see pisa_line */
+  const struct pisa_line *lines;
+  const char *const *files;   /* source file names, as debug info spells them */
   const uint32_t *successors; /* module-local block ids */
   const uint32_t *operands;   /* sources, see PISA_SOURCE */
   const struct pisa_phi *phis;

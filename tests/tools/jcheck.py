@@ -6,6 +6,8 @@ Usage: jcheck.py FILE EXPR...  Each EXPR is a Python expression evaluated with
   th(i)    the i-th entry of `threads`
   op(m, o) opcode count o in metrics m (0 when absent)
   top_block(name) the entry of fn(name)['bblp']['blocks'] that ran most
+  loop(n)  the entry of `loops` whose first line is n (exactly one)
+  line(n)  the entry of `lines` for line n (exactly one)
   load(path) another document (a reference run to compare with)
 Prints the failing expression with the values it saw and exits 1."""
 import json
@@ -28,6 +30,12 @@ def main(argv):
     def op(m, o):
         return m["instruction_mix"]["opcodes"].get(o, 0)
 
+    def only(key, line):
+        hits = [e for e in d[key] if e["line"] == line]
+        if len(hits) != 1:
+            raise AssertionError(f"{len(hits)} {key} at line {line}")
+        return hits[0]
+
     def top_block(name):
         return max(fn(name)["bblp"]["blocks"], key=lambda b: b["instances"])
 
@@ -36,7 +44,8 @@ def main(argv):
             return json.load(f)
 
     env = {"d": d, "fn": fn, "th": th, "op": op, "top_block": top_block,
-           "load": load}
+           "load": load, "loop": lambda n: only("loops", n),
+           "line": lambda n: only("lines", n)}
     for expr in argv[2:]:
         try:
             ok = eval(expr, env)

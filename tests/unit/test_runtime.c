@@ -34,6 +34,21 @@ static struct pisa_function functions[3] = {
     {"beta", "beta", NULL, 0, 2, 1, 0},
     {"wide", "wide", "wide.c", 9, 3, 1, 0},
 };
+/* Loops (ABI 3): alpha's A0..A1 form a loop without a preheader, around a
+ * loop of A1 alone whose preheader is A0; lines: A0 {line 4: load, add;
+ * line 5: br}, A1 {line 4: all four}, B0 without locations, W0 {wide.c:10}. */
+static const struct pisa_loop loops[2] = {
+    {0, 0, PISA_INDEX_NONE, 0, PISA_INDEX_NONE, 1, 0, 3, 6},
+    {0, 0, 0, 1, 0, 2, 0, 4, 4},
+};
+static const uint32_t block_loops[4] = {0, 1, PISA_INDEX_NONE, PISA_INDEX_NONE};
+static const struct pisa_line lines[5] = {{0, 4, 2},
+                                          {0, 5, 1},
+                                          {0, 4, 4},
+                                          {PISA_INDEX_NONE, 0, 3},
+                                          {1, 10, WIDE_SITES + 1}};
+static const uint32_t block_lines[5] = {0, 2, 3, 4, 5};
+static const char *const files[2] = {"alpha.c", "wide.c"};
 static uint64_t block_base;
 static struct pisa_module module = {.abi_version = PISA_ABI_VERSION,
                                     .n_functions = 3,
@@ -45,6 +60,14 @@ static struct pisa_module module = {.abi_version = PISA_ABI_VERSION,
                                     .blocks = blocks,
                                     .instrs = instrs,
                                     .sites = sites,
+                                    .n_loops = 2,
+                                    .n_lines = 5,
+                                    .n_files = 2,
+                                    .loops = loops,
+                                    .block_loops = block_loops,
+                                    .block_lines = block_lines,
+                                    .lines = lines,
+                                    .files = files,
                                     .block_base = &block_base};
 
 static void build_module(void) {
@@ -250,6 +273,54 @@ static void test_threads(void) {
   EXPECT_EQ(num(alpha_fn, "memory_accesses/loads"), 2 * THREADS * CALLS);
 }
 
+/* A0 and A1 run once per alpha call (C = THREADS * CALLS calls): the outer
+ * loop counts both blocks (7 instructions, 2 loads, 1 store of 4 bytes, 16
+ * bytes loaded per call), the inner one A1 (4 instructions, 1 load, 1
+ * store), entered from its preheader A0 once per call. */
+static void test_loops(void) {
+  uint64_t calls = THREADS * CALLS;
+  json_object *outer = get(doc, "loops/0"), *inner = get(doc, "loops/1");
+  EXPECT_EQ(json_object_array_length(get(doc, "loops")), 2);
+  EXPECT(!strcmp(json_object_get_string(get(outer, "function")), "alpha"));
+  EXPECT(!strcmp(json_object_get_string(get(outer, "file")), "alpha.c"));
+  EXPECT_EQ(num(outer, "line"), 3);
+  EXPECT_EQ(num(outer, "last_line"), 6);
+  EXPECT(get(outer, "parent") == NULL && get(outer, "entries") == NULL);
+  EXPECT_EQ(num(outer, "iterations"), calls);
+  EXPECT_EQ(num(outer, "instructions"), 7 * calls);
+  EXPECT_EQ(num(outer, "memory_accesses/loads"), 2 * calls);
+  EXPECT_EQ(num(outer, "memory_accesses/stores"), calls);
+  EXPECT_EQ(num(outer, "instruction_mix/bytes_loaded"), 16 * calls);
+  EXPECT_EQ(num(outer, "instruction_mix/bytes_stored"), 4 * calls);
+  EXPECT_EQ(num(inner, "parent"), num(outer, "id"));
+  EXPECT_EQ(num(inner, "depth"), 2);
+  EXPECT_EQ(num(inner, "iterations"), calls);
+  EXPECT_EQ(num(inner, "entries"), calls);
+  EXPECT_EQ(num(inner, "instructions"), 4 * calls);
+  EXPECT_EQ(num(inner, "memory_accesses/loads"), calls);
+}
+
+/* alpha.c:4 holds A0's load and add and all of A1 (its store, call, load
+ * and ret); alpha.c:5 A0's br; wide.c:10 all of W0, run once; B0 has no
+ * line.  The call is no access. */
+static void test_lines(void) {
+  uint64_t calls = THREADS * CALLS;
+  json_object *l4 = get(doc, "lines/0"), *l5 = get(doc, "lines/1"),
+              *w = get(doc, "lines/2");
+  EXPECT_EQ(json_object_array_length(get(doc, "lines")), 3);
+  EXPECT_EQ(num(l4, "line"), 4);
+  EXPECT_EQ(num(l4, "instructions"), 6 * calls);
+  EXPECT_EQ(num(l4, "loads"), 2 * calls);
+  EXPECT_EQ(num(l4, "stores"), calls);
+  EXPECT_EQ(num(l4, "accesses"), 3 * calls);
+  EXPECT_EQ(num(l5, "line"), 5);
+  EXPECT_EQ(num(l5, "instructions"), calls);
+  EXPECT_EQ(num(l5, "accesses"), 0);
+  EXPECT(!strcmp(json_object_get_string(get(w, "file")), "wide.c"));
+  EXPECT_EQ(num(w, "instructions"), WIDE_SITES + 1);
+  EXPECT_EQ(num(w, "loads"), WIDE_SITES);
+}
+
 /* The decoder alone (events.h), on words chosen by hand: a stray word, a
  * call to beta with an indirect call that ran nothing and a memcpy, a
  * buffer ending inside alpha's A1 (continued by the next), and an unknown
@@ -363,6 +434,8 @@ int main(int argc, char **argv) {
     RUN(test_totals);
     RUN(test_footprints);
     RUN(test_threads);
+    RUN(test_loops);
+    RUN(test_lines);
     RUN(test_decoded_batch);
     json_object_put(doc);
   }

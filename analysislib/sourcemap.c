@@ -1,0 +1,207 @@
+/* sourcemap.c: deep mode's "loops" and "lines" (sourcemap.h).  Both are
+ * counts, so they follow from the block counts when the result is built
+ * (nothing on the hot path): a loop adds up its blocks and its inner loops'
+ * (a block counts for its innermost loop and every loop around it), a line
+ * the instruction runs and access sites of the code that comes from it. */
+#include "sourcemap.h"
+#include "aggregate.h"
+
+#include <stdlib.h>
+#include <uthash.h>
+
+/* ---- Loops ----------------------------------------------------------------
+ */
+
+/* The instruction mixes of the loops, created at a loop's first block. */
+struct loop_mixes {
+  struct pisa_mix **mix;
+  uint32_t n;
+};
+
+static struct pisa_mix *loop_mix(struct loop_mixes *lm, uint32_t loop) {
+  if (!lm->mix[loop] && (lm->mix[loop] = malloc(sizeof **lm->mix)))
+    mix_init(lm->mix[loop]);
+  return lm->mix[loop];
+}
+
+/* Adds every executed block to its innermost loop and the loops around it
+ * (parents have smaller ids, so the walk ends). */
+static void add_loop_blocks(struct loop_mixes *lm, const uint64_t *counts,
+                            uint32_t n_blocks) {
+  for (uint32_t b = 0; b < n_blocks; b++) {
+    if (!counts[b])
+      continue;
+    for (uint32_t l = pisa_block_sources[b].loop; l < lm->n;
+         l = pisa_loops[l].parent) {
+      struct pisa_mix *m = loop_mix(lm, l);
+      if (m)
+        pisa_mix_add_block(m, &pisa_blocks[b], counts[b]);
+    }
+  }
+}
+
+static json_object *string_or_null(const char *s) {
+  return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *line_or_null(uint32_t line) {
+  return line ? json_object_new_int64(line) : NULL;
+}
+
+/* A loop's names: its source function, the function its code runs in when
+ * that is another one (it was inlined), its file and line range. */
+static void loop_names_json(json_object *o, const struct program_loop *l) {
+  const struct program_function *src = &pisa_functions[l->source];
+  json_object_object_add(o, "function", json_object_new_string(src->display));
+  json_object_object_add(o, "linkage_name", json_object_new_string(src->name));
+  if (l->function != l->source)
+    json_object_object_add(
+        o, "inlined_into",
+        json_object_new_string(pisa_functions[l->function].display));
+  json_object_object_add(o, "file", string_or_null(l->file));
+  json_object_object_add(o, "line", line_or_null(l->first_line));
+  json_object_object_add(o, "last_line", line_or_null(l->last_line));
+  json_object_object_add(o, "module", string_or_null(src->module));
+}
+
+static json_object *loop_json(uint32_t id, const struct pisa_mix *m,
+                              const uint64_t *counts, uint32_t n_blocks) {
+  const struct program_loop *l = &pisa_loops[id];
+  json_object *o = json_object_new_object();
+  json_object_object_add(o, "id", json_object_new_int64(id));
+  json_object_object_add(
+      o, "parent",
+      l->parent == PROGRAM_NONE ? NULL : json_object_new_int64(l->parent));
+  json_object_object_add(o, "depth", json_object_new_int64(l->depth));
+  loop_names_json(o, l);
+  json_object_object_add(o, "iterations",
+                         json_object_new_uint64(counts[l->header]));
+  json_object_object_add(o, "entries",
+                         l->preheader < n_blocks
+                             ? json_object_new_uint64(counts[l->preheader])
+                             : NULL);
+  json_object_object_add(o, "instructions",
+                         json_object_new_uint64(mix_instructions(m)));
+  json_object_object_add(o, "instruction_mix", mix_to_json(m));
+  json_object_object_add(o, "memory_accesses", mix_accesses_to_json(m));
+  return o;
+}
+
+PISA_HIDDEN json_object *pisa_loops_json(const uint64_t *counts,
+                                         uint32_t n_blocks) {
+  struct loop_mixes lm = {.n = pisa_loop_count()};
+  if (!lm.n || !(lm.mix = calloc(lm.n, sizeof *lm.mix)))
+    return NULL;
+  add_loop_blocks(&lm, counts, n_blocks);
+  json_object *loops = json_object_new_array();
+  for (uint32_t l = 0; l < lm.n; l++) {
+    if (!lm.mix[l])
+      continue;
+    if (pisa_loops[l].header < n_blocks && counts[pisa_loops[l].header])
+      json_object_array_add(loops, loop_json(l, lm.mix[l], counts, n_blocks));
+    mix_free(lm.mix[l]);
+    free(lm.mix[l]);
+  }
+  free(lm.mix);
+  if (json_object_array_length(loops))
+    return loops;
+  json_object_put(loops);
+  return NULL;
+}
+
+/* ---- Lines ----------------------------------------------------------------
+ */
+
+struct line_count {
+  const char *file;
+  uint32_t line;
+  uint64_t instructions, loads, stores, accesses;
+  UT_hash_handle hh;
+  char key[]; /* "line\tfile": modules keep their own copies of a name */
+};
+
+static struct line_count *line_entry(struct line_count **table,
+                                     const struct program_line *run) {
+  char key[4096];
+  int n = snprintf(key, sizeof key, "%u\t%s", run->line, run->file);
+  if (n < 0 || (size_t)n >= sizeof key)
+    return NULL;
+  struct line_count *e;
+  HASH_FIND(hh, *table, key, (size_t)n, e);
+  if (e)
+    return e;
+  if (!(e = calloc(1, sizeof *e + (size_t)n + 1)))
+    return NULL;
+  memcpy(e->key, key, (size_t)n + 1);
+  e->file = run->file;
+  e->line = run->line;
+  HASH_ADD(hh, *table, key[0], (size_t)n, e);
+  return e;
+}
+
+/* Adds `count` executions of the sites of a run's instructions [first,
+ * end) from site *s on. */
+static void add_run_sites(struct line_count *e, const struct program_block *b,
+                          uint32_t *s, uint32_t end, uint64_t count) {
+  for (; *s < b->n_sites && b->sites[*s].instr < end; ++*s) {
+    uint8_t kind = b->sites[*s].kind;
+    if (kind == PROGRAM_SITE_CALL || !e)
+      continue;
+    e->accesses += count;
+    e->loads += kind == PROGRAM_SITE_LOAD ? count : 0;
+    e->stores += kind == PROGRAM_SITE_STORE ? count : 0;
+  }
+}
+
+/* Adds `count` executions of block b to the lines its runs come from;
+ * instructions without a location belong to no line. */
+static void add_line_block(struct line_count **table, uint32_t b,
+                           uint64_t count) {
+  const struct program_block_source *bs = &pisa_block_sources[b];
+  uint32_t first = 0, site = 0;
+  for (uint32_t r = 0; r < bs->n_lines; r++) {
+    const struct program_line *run = &bs->lines[r];
+    struct line_count *e =
+        run->file && run->line ? line_entry(table, run) : NULL;
+    if (e)
+      e->instructions += (uint64_t)run->n_instrs * count;
+    first += run->n_instrs;
+    add_run_sites(e, &pisa_blocks[b], &site, first, count);
+  }
+}
+
+static int by_file_line(const struct line_count *a,
+                        const struct line_count *b) {
+  int c = strcmp(a->file, b->file);
+  return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+static json_object *line_json(const struct line_count *e) {
+  json_object *o = json_object_new_object();
+  json_object_object_add(o, "file", json_object_new_string(e->file));
+  json_object_object_add(o, "line", json_object_new_int64(e->line));
+  json_object_object_add(o, "instructions",
+                         json_object_new_uint64(e->instructions));
+  json_object_object_add(o, "accesses", json_object_new_uint64(e->accesses));
+  json_object_object_add(o, "loads", json_object_new_uint64(e->loads));
+  json_object_object_add(o, "stores", json_object_new_uint64(e->stores));
+  return o;
+}
+
+PISA_HIDDEN json_object *pisa_lines_json(const uint64_t *counts,
+                                         uint32_t n_blocks) {
+  struct line_count *table = NULL, *e, *tmp;
+  for (uint32_t b = 0; b < n_blocks; b++)
+    if (counts[b])
+      add_line_block(&table, b, counts[b]);
+  if (!table)
+    return NULL;
+  HASH_SORT(table, by_file_line);
+  json_object *lines = json_object_new_array();
+  HASH_ITER(hh, table, e, tmp) {
+    json_object_array_add(lines, line_json(e));
+    HASH_DEL(table, e);
+    free(e);
+  }
+  return lines;
+}

@@ -1,0 +1,20 @@
+/* sourcemap.h: deep mode's loops and source lines in the result
+ * (sourcemap.c): counts derived, when the result is built, from the
+ * process's block counts and the pass's loop and line tables. */
+#ifndef PISA_SOURCEMAP_H
+#define PISA_SOURCEMAP_H
+
+#include "runtime.h"
+
+/* "loops": every loop whose header ran, its counts inclusive of its inner
+ * loops; counts[b] is the executions of block b (all threads), n_blocks of
+ * them.  NULL when no loop ran. */
+PISA_HIDDEN json_object *pisa_loops_json(const uint64_t *counts,
+                                         uint32_t n_blocks);
+
+/* "lines": every source line whose code ran, by file and line; NULL when
+ * the program carries no line table. */
+PISA_HIDDEN json_object *pisa_lines_json(const uint64_t *counts,
+                                         uint32_t n_blocks);
+
+#endif
