@@ -151,8 +151,11 @@ static int reuse_distances(struct pisa_thread *t, const struct event_batch *b) {
   if (!n || (rate < 1 && !distances))
     return -1;
   for (size_t s = 0; s < pisa_config.n_line_sizes; s++) {
+    /* line sizes ascend, so the 8-, 16- and 32-byte engines share one
+     * table: each shares the table of the engine before it */
     unsigned shift = (unsigned)__builtin_ctzll(pisa_config.line_sizes[s]);
-    if (!t->reuse[s] && !(t->reuse[s] = reuse_new(shift))) {
+    if (!t->reuse[s] &&
+        !(t->reuse[s] = reuse_new_sharing(shift, s ? t->reuse[s - 1] : NULL))) {
       pisa_out_of_memory();
       return -1;
     }
