@@ -8,14 +8,40 @@
 
 /* The instrumented functions' names: calls to them are not external. */
 static struct pisa_name_count *instrumented_names;
+/* The blocks by source function (inlined code counts for the function it
+ * came from): source_blocks[source_start[f] .. source_start[f + 1]). */
+static uint32_t *source_blocks, *source_start;
 
-PISA_HIDDEN void pisa_aggregate_names(uint32_t n_functions) {
+/* Counting sort of the blocks by their source function. */
+static void index_sources(uint32_t n_blocks, uint32_t n_functions) {
+  source_start = calloc((size_t)n_functions + 2, sizeof *source_start);
+  source_blocks = malloc((n_blocks ? n_blocks : 1) * sizeof *source_blocks);
+  if (!source_start || !source_blocks) {
+    free(source_blocks);
+    source_blocks = NULL; /* no function is found to have run */
+    return;
+  }
+  for (uint32_t b = 0; b < n_blocks; b++)
+    if (pisa_blocks[b].source < n_functions)
+      source_start[pisa_blocks[b].source + 2]++;
   for (uint32_t f = 0; f < n_functions; f++)
-    pisa_names_add(&instrumented_names, pisa_functions[f].name, 1);
+    source_start[f + 2] += source_start[f + 1];
+  for (uint32_t b = 0; b < n_blocks; b++)
+    if (pisa_blocks[b].source < n_functions)
+      source_blocks[source_start[pisa_blocks[b].source + 1]++] = b;
 }
 
-PISA_HIDDEN void pisa_aggregate_names_free(void) {
+PISA_HIDDEN void pisa_aggregate_begin(uint32_t n_blocks, uint32_t n_functions) {
+  for (uint32_t f = 0; f < n_functions; f++)
+    pisa_names_add(&instrumented_names, pisa_functions[f].name, 1);
+  index_sources(n_blocks, n_functions);
+}
+
+PISA_HIDDEN void pisa_aggregate_end(void) {
   pisa_names_free(&instrumented_names);
+  free(source_blocks);
+  free(source_start);
+  source_blocks = source_start = NULL;
 }
 
 PISA_HIDDEN void pisa_aggregate_init(struct aggregate *a) {
@@ -34,13 +60,26 @@ PISA_HIDDEN void pisa_aggregate_free(struct aggregate *a) {
   for (int c = 0; c < 3; c++)
     footprint_free(&a->class_footprint[c]);
   entropy_free(&a->entropy);
-  branch_free(&a->branch);
+  if (!a->branch_borrowed)
+    branch_free(&a->branch);
   pisa_names_free(&a->external);
   free(a->block_pbblp);
 }
 
+/* dst's own copy of a borrowed branch table, before dst changes (a thread
+ * that appeared after the result started to be built). */
+static void own_branch(struct aggregate *a) {
+  struct branch_stats own;
+  branch_init(&own, pisa_branch_histories, 6);
+  branch_merge(&own, &a->branch, NULL, NULL);
+  a->branch = own;
+  a->branch_borrowed = 0;
+}
+
 PISA_HIDDEN void pisa_aggregate_merge(struct aggregate *dst,
                                       const struct aggregate *src) {
+  if (dst->branch_borrowed)
+    own_branch(dst);
   mix_merge(&dst->mix, &src->mix);
   for (int c = 0; c < 3; c++) {
     footprint_merge(&dst->class_footprint[c], &src->class_footprint[c]);
@@ -161,41 +200,13 @@ static void add_stream_schedule(struct aggregate *a, const struct sched *s) {
   par_merge(&a->par, &r);
 }
 
-/* The thread's schedules: its own ILP/BBLP and its functions' spans. */
-static void add_schedules(struct pisa_thread *t, struct aggregate *ta,
-                          struct aggregate **fns, uint32_t n_functions) {
-  if (!t->sched)
-    return;
-  add_stream_schedule(ta, t->sched);
-  for (uint32_t f = 0; f < n_functions; f++)
-    if (fns[f]) {
-      struct par_result r;
-      sched_function_result(t->sched, f, &r);
-      par_merge(&fns[f]->par, &r);
-      if (pisa_config.sched.bblp)
-        add_block_pbblp(fns[f], t->sched, &pisa_functions[f]);
-    }
-}
-
-/* Adds the executions of blocks counted in counts[0..capacity) to a and,
- * when fns is not NULL, to their source functions' aggregates. */
-static void add_block_counts(struct aggregate *a, struct aggregate **fns,
-                             const uint64_t *counts, uint32_t capacity,
-                             uint32_t n_blocks) {
+/* Adds the executions of the blocks counted in counts[0..capacity) to a. */
+static void add_block_counts(struct aggregate *a, const uint64_t *counts,
+                             uint32_t capacity, uint32_t n_blocks) {
   uint32_t limit = capacity < n_blocks ? capacity : n_blocks;
-  for (uint32_t b = 0; b < limit; b++) {
-    uint64_t count = counts[b];
-    if (!count)
-      continue;
-    const struct program_block *gb = &pisa_blocks[b];
-    add_block(a, gb, count);
-    if (!fns)
-      continue;
-    if (!fns[gb->source] && (fns[gb->source] = malloc(sizeof **fns)))
-      pisa_aggregate_init(fns[gb->source]);
-    if (fns[gb->source])
-      add_block(fns[gb->source], gb, count);
-  }
+  for (uint32_t b = 0; b < limit; b++)
+    if (counts[b])
+      add_block(a, &pisa_blocks[b], counts[b]);
 }
 
 PISA_HIDDEN void pisa_aggregate_region(struct pisa_thread *t, uint32_t region,
@@ -209,7 +220,7 @@ PISA_HIDDEN void pisa_aggregate_region(struct pisa_thread *t, uint32_t region,
     return;
   const struct pisa_region_state *r = &chunk[region % PISA_REGION_CHUNK];
   *executions += r->executions;
-  add_block_counts(ra, NULL, r->block_counts, r->block_capacity, n_blocks);
+  add_block_counts(ra, r->block_counts, r->block_capacity, n_blocks);
   add_fn_state(ra, &r->fs);
   if (r->reuse)
     histograms_merge(&ra->reuse, r->reuse);
@@ -220,31 +231,58 @@ PISA_HIDDEN void pisa_aggregate_region(struct pisa_thread *t, uint32_t region,
 }
 
 PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
-                                       struct aggregate *ta,
-                                       struct aggregate **fns,
-                                       uint32_t n_blocks,
-                                       uint32_t n_functions) {
-  add_block_counts(ta, fns, t->block_counts, t->block_capacity, n_blocks);
-  for (uint32_t f = 0; f < t->fn_capacity && f < n_functions; f++) {
-    const struct pisa_fn_state *fs = &t->fns[f];
-    add_fn_state(ta, fs);
-    if (fns[f])
-      add_fn_state(fns[f], fs);
+                                       struct aggregate *ta, uint32_t n_blocks,
+                                       uint32_t n_functions, int alone) {
+  add_block_counts(ta, t->block_counts, t->block_capacity, n_blocks);
+  for (uint32_t f = 0; f < t->fn_capacity && f < n_functions; f++)
+    add_fn_state(ta, &t->fns[f]);
+  for (uint32_t f = 0; f < t->fn_reuse_capacity && f < n_functions; f++)
+    if (t->fn_reuse[f])
+      histograms_merge(&ta->reuse, t->fn_reuse[f]);
+  if (t->sched)
+    add_stream_schedule(ta, t->sched);
+  if (t->branches && alone) {
+    branch_free(&ta->branch);
+    ta->branch = *t->branches;
+    ta->branch_borrowed = 1;
+  } else if (t->branches) {
+    branch_merge(&ta->branch, t->branches, NULL, NULL);
   }
-  for (uint32_t f = 0; f < t->fn_reuse_capacity && f < n_functions; f++) {
-    if (!t->fn_reuse[f])
-      continue;
-    histograms_merge(&ta->reuse, t->fn_reuse[f]);
-    if (fns[f])
-      histograms_merge(&fns[f]->reuse, t->fn_reuse[f]);
+}
+
+PISA_HIDDEN int pisa_aggregate_ran(const struct pisa_thread *t, uint32_t f,
+                                   uint32_t n_blocks) {
+  if (!source_blocks)
+    return 0;
+  for (uint32_t i = source_start[f]; i < source_start[f + 1]; i++) {
+    uint32_t b = source_blocks[i];
+    if (b < n_blocks && b < t->block_capacity && t->block_counts[b])
+      return 1;
   }
-  add_schedules(t, ta, fns, n_functions);
-  if (!t->branches)
-    return;
-  branch_merge(&ta->branch, t->branches, NULL, NULL);
-  for (uint32_t f = 0; f < n_functions; f++)
-    if (fns[f])
-      branch_merge(&fns[f]->branch, t->branches, branch_in_function, &f);
+  return 0;
+}
+
+PISA_HIDDEN void pisa_aggregate_function(struct pisa_thread *t,
+                                         struct aggregate *fa, uint32_t f,
+                                         uint32_t n_blocks) {
+  for (uint32_t i = source_start[f]; i < source_start[f + 1]; i++) {
+    uint32_t b = source_blocks[i];
+    if (b < n_blocks && b < t->block_capacity && t->block_counts[b])
+      add_block(fa, &pisa_blocks[b], t->block_counts[b]);
+  }
+  if (f < t->fn_capacity)
+    add_fn_state(fa, &t->fns[f]);
+  if (f < t->fn_reuse_capacity && t->fn_reuse[f])
+    histograms_merge(&fa->reuse, t->fn_reuse[f]);
+  if (t->sched) {
+    struct par_result r;
+    sched_function_result(t->sched, f, &r);
+    par_merge(&fa->par, &r);
+    if (pisa_config.sched.bblp)
+      add_block_pbblp(fa, t->sched, &pisa_functions[f]);
+  }
+  if (t->branches)
+    branch_merge(&fa->branch, t->branches, branch_in_function, &f);
 }
 
 /* The thread's whole footprint (its access classes united), kept for the

@@ -15,6 +15,7 @@ struct aggregate {
   struct entropy_counts entropy;
   struct reuse_histograms reuse;
   struct branch_stats branch;
+  int branch_borrowed; /* branch is a thread's own table: read, never freed */
   struct pisa_name_count *external;
   struct par_result par;         /* ILP, DLP, BBLP (schedule.h) */
   struct par_ratio *block_pbblp; /* functions: PBBLP per block */
@@ -25,21 +26,30 @@ PISA_HIDDEN void pisa_aggregate_init(struct aggregate *a);
 PISA_HIDDEN void pisa_aggregate_free(struct aggregate *a);
 PISA_HIDDEN void pisa_aggregate_merge(struct aggregate *dst,
                                       const struct aggregate *src);
-/* The names of the first n_functions instrumented functions, before
- * aggregating threads (calls to them are not external); freed after. */
-PISA_HIDDEN void pisa_aggregate_names(uint32_t n_functions);
-PISA_HIDDEN void pisa_aggregate_names_free(void);
-/* Adds thread t's metrics to ta and to fns[f] for every function f it ran
- * (allocated here, initialised, at its first block). */
+/* Before aggregating threads: the names of the first n_functions
+ * instrumented functions (calls to them are not external) and the blocks
+ * indexed by source function; pisa_aggregate_end frees both. */
+PISA_HIDDEN void pisa_aggregate_begin(uint32_t n_blocks, uint32_t n_functions);
+PISA_HIDDEN void pisa_aggregate_end(void);
+/* Adds thread t's metrics to ta.  When t is the only thread, ta borrows
+ * its branch table instead of copying it (ta must then only be read). */
 PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
-                                       struct aggregate *ta,
-                                       struct aggregate **fns,
-                                       uint32_t n_blocks, uint32_t n_functions);
+                                       struct aggregate *ta, uint32_t n_blocks,
+                                       uint32_t n_functions, int alone);
 /* Adds what thread t ran inside region `region` (its begins, counted in
  * *executions) to ra. */
 PISA_HIDDEN void pisa_aggregate_region(struct pisa_thread *t, uint32_t region,
                                        struct aggregate *ra,
                                        uint64_t *executions, uint32_t n_blocks);
+/* Whether thread t ran a block whose source function is f. */
+PISA_HIDDEN int pisa_aggregate_ran(const struct pisa_thread *t, uint32_t f,
+                                   uint32_t n_blocks);
+/* Adds thread t's metrics of source function f to fa: the report builds
+ * one function's aggregate at a time, from the first thread that ran it
+ * on. */
+PISA_HIDDEN void pisa_aggregate_function(struct pisa_thread *t,
+                                         struct aggregate *fa, uint32_t f,
+                                         uint32_t n_blocks);
 /* a's footprint, its access classes united, for the sharing between
  * threads; NULL when the footprint family is off or without memory. */
 PISA_HIDDEN struct footprint *

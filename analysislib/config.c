@@ -270,3 +270,9 @@ __attribute__((visibility("default"))) int pisa_active(void) {
   pisa_config_init();
   return pisa_config.active;
 }
+
+PISA_HIDDEN unsigned pisa_region_families(void) {
+  return pisa_config.sampling.rate < 1
+             ? pisa_config.families & ~PISA_BURST_FAMILIES
+             : pisa_config.families;
+}

@@ -55,6 +55,13 @@ struct pisa_config {
 PISA_HIDDEN extern struct pisa_config pisa_config;
 /* The names of the families in PISA_METRICS, by PISA_FAMILY() bit. */
 PISA_HIDDEN extern const char *const pisa_family_names[];
+/* The families a sampled run measures over bursts of block instances. */
+#define PISA_BURST_FAMILIES                                                    \
+  (PISA_FAMILY(BRANCH) | PISA_FAMILY(ILP) | PISA_FAMILY(BBLP))
+/* The families a region of interest carries: the run's, less, in a sampled
+ * run, those measured over bursts (the bursts are not aligned with the
+ * region's markers). */
+PISA_HIDDEN unsigned pisa_region_families(void);
 
 /* Counter mode (docs/counter-mode.md). */
 struct pisa_counter_config {

@@ -653,30 +653,34 @@ static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
   consume_regions(t, b, fed, PISA_CONSUME_REUSE, bins ? region_reuse : NULL);
 }
 
-/* A temporally sampled group (branch, schedules): the whole batch, or its
- * bursts when sampled; its regions only in an exact run. */
+/* A temporally sampled group (branch, schedules; its `families`): the
+ * whole batch, or its bursts when sampled; its regions when they carry
+ * its families (pisa_region_families). */
 static void consume_temporal(struct pisa_thread *t, struct pisa_bursts *bursts,
                              const struct event_batch *b,
                              void (*consume)(struct pisa_thread *,
                                              const struct event_batch *),
-                             unsigned group, region_segment *segment) {
+                             unsigned group, unsigned families,
+                             region_segment *segment) {
   if (sampled())
     consume_bursts(t, bursts, b, consume);
   else
     consume(t, b);
-  consume_regions(t, b, b, group, sampled() ? NULL : segment);
+  consume_regions(t, b, b, group,
+                  pisa_region_families() & families ? segment : NULL);
 }
 
 static void consume_branch_group(struct pisa_thread *t,
                                  const struct event_batch *b) {
   consume_temporal(t, &t->branch_bursts, b, consume_branches,
-                   PISA_CONSUME_BRANCH, region_branches);
+                   PISA_CONSUME_BRANCH, PISA_FAMILY(BRANCH), region_branches);
 }
 
 static void consume_sched_group(struct pisa_thread *t,
                                 const struct event_batch *b) {
   consume_temporal(t, &t->sched_bursts, b, consume_schedules,
-                   PISA_CONSUME_SCHED, region_schedules);
+                   PISA_CONSUME_SCHED, PISA_FAMILY(ILP) | PISA_FAMILY(BBLP),
+                   region_schedules);
 }
 
 PISA_HIDDEN unsigned pisa_consume_groups(void) {

@@ -315,13 +315,7 @@ static json_object *regions_json(uint32_t n_blocks) {
     json_object_object_add(o, "name",
                            json_object_new_string(pisa_region_name(r)));
     json_object_object_add(o, "executions", json_object_new_uint64(executions));
-    /* Sampled, regions follow no bursts: no branch or schedule family. */
-    families_json(
-        o, &ra,
-        pisa_config.sampling.rate < 1
-            ? pisa_config.families &
-                  ~(PISA_FAMILY(BRANCH) | PISA_FAMILY(ILP) | PISA_FAMILY(BBLP))
-            : pisa_config.families);
+    families_json(o, &ra, pisa_region_families());
     json_object_array_add(regions, o);
     pisa_aggregate_free(&ra);
   }
@@ -331,49 +325,76 @@ static json_object *regions_json(uint32_t n_blocks) {
   return NULL;
 }
 
+/* One function's aggregate at a time, written and freed before the next:
+ * the functions' copies of the threads' tables never exist all at once.
+ * A function is summed from the first thread that ran one of its blocks. */
+static json_object *functions_json(uint32_t n_blocks, uint32_t n_functions) {
+  json_object *functions = json_object_new_array();
+  for (uint32_t f = 0; f < n_functions; f++) {
+    struct aggregate fa;
+    int ran = 0;
+    for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
+      if (!ran && !pisa_aggregate_ran(t, f, n_blocks))
+        continue;
+      if (!ran)
+        pisa_aggregate_init(&fa);
+      ran = 1;
+      pisa_aggregate_function(t, &fa, f, n_blocks);
+    }
+    if (!ran)
+      continue;
+    json_object_array_add(functions, function_json(&pisa_functions[f], &fa));
+    pisa_aggregate_free(&fa);
+  }
+  return functions;
+}
+
+static size_t thread_count(void) {
+  size_t n = 0;
+  for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
+    n++;
+  return n;
+}
+
 static json_object *build_result(int complete, int signal) {
   uint32_t n_blocks = pisa_block_count(), n_functions = pisa_function_count();
-  pisa_aggregate_names(n_functions);
+  pisa_aggregate_begin(n_blocks, n_functions);
   struct aggregate totals;
-  pisa_aggregate_init(&totals);
-  struct aggregate **fns = calloc(n_functions ? n_functions : 1, sizeof *fns);
   json_object *threads = json_object_new_array();
   uint64_t dropped = 0;
-  struct footprint **fps = NULL;
-  size_t n_threads = 0;
+  /* The threads' footprints, for what two or more share: none with one. */
+  size_t listed = thread_count(), n_threads = 0;
+  struct footprint **fps = listed > 1 ? calloc(listed, sizeof *fps) : NULL;
   int64_t position = 0;
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
     struct aggregate ta;
     pisa_workers_wait(t); /* its queued batches consumed */
     pisa_aggregate_init(&ta);
-    pisa_aggregate_thread(t, &ta, fns, n_blocks, n_functions);
-    struct footprint **grown = realloc(fps, (n_threads + 1) * sizeof *fps);
-    if (grown) {
-      fps = grown;
+    pisa_aggregate_thread(t, &ta, n_blocks, n_functions, listed == 1);
+    if (fps)
       fps[n_threads++] = pisa_aggregate_footprint(&ta);
-    }
     json_object *o = json_object_new_object();
     json_object_object_add(o, "rank", json_object_new_int(pisa_mpi_rank()));
     /* numbered in creation order, without the threads that ran no
      * instrumented code (the list is ordered by creation) */
-    json_object_object_add(o, "thread", json_object_new_int64(position++));
+    json_object_object_add(o, "thread", json_object_new_int64(position));
     json_object_object_add(o, "os_tid", json_object_new_int64(t->os_tid));
     metrics_json(o, &ta);
     json_object_array_add(threads, o);
-    pisa_aggregate_merge(&totals, &ta);
-    pisa_aggregate_free(&ta);
+    /* The first thread's tables become the total's (merging them into an
+     * empty total would copy them); the others are merged in. */
+    if (position++ == 0) {
+      totals = ta;
+    } else {
+      pisa_aggregate_merge(&totals, &ta);
+      pisa_aggregate_free(&ta);
+    }
     dropped += t->desync;
   }
+  if (position == 0)
+    pisa_aggregate_init(&totals);
   json_object *regions = regions_json(n_blocks);
-  json_object *functions = json_object_new_array();
-  for (uint32_t f = 0; f < n_functions; f++) {
-    if (!fns[f])
-      continue;
-    json_object_array_add(functions, function_json(&pisa_functions[f], fns[f]));
-    pisa_aggregate_free(fns[f]);
-    free(fns[f]);
-  }
-  free(fns);
+  json_object *functions = functions_json(n_blocks, n_functions);
 
   json_object *doc = pisa_raw_document(complete, signal, "deep");
   json_object_object_add(doc, "config", config_json(&totals));
@@ -387,7 +408,7 @@ static json_object *build_result(int complete, int signal) {
   if (regions)
     json_object_object_add(doc, "regions", regions);
   pisa_aggregate_free(&totals);
-  pisa_aggregate_names_free();
+  pisa_aggregate_end();
   if (dropped)
     fprintf(stderr,
             "pisa-char runtime: warning: %llu record words could not "

@@ -16,6 +16,18 @@ void html_section(struct strbuf *b, const char *id, const char *title) {
   sb_puts(b, "</h2>\n");
 }
 
+void html_fold_open(struct strbuf *b, const char *id, const char *summary) {
+  if (id)
+    sb_printf(b, "<details id=\"%s\">", id);
+  else
+    sb_puts(b, "<details>");
+  sb_puts(b, "<summary>");
+  sb_escaped(b, summary);
+  sb_puts(b, "</summary>\n");
+}
+
+void html_fold_close(struct strbuf *b) { sb_puts(b, "</details>\n"); }
+
 void html_figure_open(struct strbuf *b, const char *caption) {
   sb_puts(b, "<figure><figcaption>");
   sb_escaped(b, caption);

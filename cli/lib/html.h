@@ -18,6 +18,12 @@ void html_section(struct strbuf *b, const char *id, const char *title);
 void html_figure_open(struct strbuf *b, const char *caption);
 void html_figure_close(struct strbuf *b, const char *note);
 
+/* A fold: <details> (closed) with the summary `summary` (escaped) and,
+ * when id is not NULL, id="ID"; what goes before html_fold_close is laid
+ * out only when the reader opens it. */
+void html_fold_open(struct strbuf *b, const char *id, const char *summary);
+void html_fold_close(struct strbuf *b);
+
 /* A figure whose metric no document holds: "Not in these documents: ". */
 void html_figure_absent(struct strbuf *b, const char *caption,
                         const char *what);

@@ -40,7 +40,9 @@ static const char Style[] =
     "nav a{margin-right:1em}\n"
     ".pair{display:flex;flex-wrap:wrap;gap:0 24px}"
     ".pair figure{margin-top:0;max-width:620px}\n"
-    ".warn{color:#a00}\n";
+    ".warn{color:#a00}\n"
+    "summary{cursor:pointer;margin:.6em 0}"
+    "details[id]>summary{font-weight:bold;font-size:1.1em}\n";
 
 static void page_open(struct report *r) {
   html_page_open(&r->html, r->o->title, Style);
@@ -72,6 +74,9 @@ static void page_open(struct report *r) {
 static void documents_table(struct report *r) {
   char count[32];
   html_section(&r->html, "documents", "Documents");
+  snprintf(count, sizeof count, "%zu documents", r->set->count);
+  if (report_folded(r))
+    html_fold_open(&r->html, NULL, count);
   sb_puts(&r->html, "<table><tr><th class=\"name\">application</th>"
                     "<th class=\"name\">document</th>"
                     "<th class=\"name\">program</th><th>mode</th>"
@@ -109,6 +114,8 @@ static void documents_table(struct report *r) {
     sb_puts(&r->html, "</td></tr>\n");
   }
   sb_puts(&r->html, "</table>\n");
+  if (report_folded(r))
+    html_fold_close(&r->html);
 }
 
 /* ---- Principal components (the comparison of compare.h) ----------------- */
@@ -194,6 +201,10 @@ static void similarity(struct report *r) {
 }
 
 /* ---- The page ---------------------------------------------------------- */
+
+int report_folded(const struct report *r) {
+  return r->set->count > REPORT_OPEN;
+}
 
 json_object *report_totals(const struct report *r, size_t i) {
   return doc_metrics_of_record(&r->set->docs[i]);

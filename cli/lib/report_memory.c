@@ -163,19 +163,27 @@ static void miss_curves(struct report *r, const char *label, json_object *m,
 
 static void application(struct report *r, size_t i) {
   json_object *m = report_totals(r, i), *all = reuse_of(m);
-  sb_printf(&r->html, "<h3 id=\"app-%zu\">", i + 1);
-  sb_escaped(&r->html, r->labels[i]);
-  sb_puts(&r->html, "</h3>\n");
+  char id[32];
+  snprintf(id, sizeof id, "app-%zu", i + 1);
+  if (report_folded(r)) {
+    html_fold_open(&r->html, id, r->labels[i]);
+  } else {
+    sb_printf(&r->html, "<h3 id=\"%s\">", id);
+    sb_escaped(&r->html, r->labels[i]);
+    sb_puts(&r->html, "</h3>\n");
+  }
   report_function_table(r, i);
-  if (!all) {
+  if (all) {
+    sb_puts(&r->html, "<div class=\"pair\">\n");
+    reuse_histograms(r, r->labels[i], all);
+    miss_curves(r, r->labels[i], m, all);
+    sb_puts(&r->html, "</div>\n");
+  } else {
     html_figure_absent(&r->html, "Reuse distance and miss-ratio curves",
                        "reuse_distance (run with the reuse family).");
-    return;
   }
-  sb_puts(&r->html, "<div class=\"pair\">\n");
-  reuse_histograms(r, r->labels[i], all);
-  miss_curves(r, r->labels[i], m, all);
-  sb_puts(&r->html, "</div>\n");
+  if (report_folded(r))
+    html_fold_close(&r->html);
 }
 
 void report_applications(struct report *r) {

@@ -69,14 +69,30 @@ static void ranking_row(struct report *r, size_t rank,
   sb_free(&why);
 }
 
-/* The `top` best of the candidates, after sorting them. */
+/* Rows [from, to) of the sorted candidates, as a table. */
+static void ranking_rows(struct report *r, const struct rank_candidates *c,
+                         size_t from, size_t to, const char *what) {
+  ranking_header(r, what);
+  for (size_t i = from; i < to; i++)
+    ranking_row(r, i + 1, &c->list[i]);
+  sb_puts(&r->html, "</table>\n");
+}
+
+/* The `top` best of the candidates, after sorting them; in a folded
+ * report, those after the first REPORT_OPEN in a fold. */
 static void ranking_table(struct report *r, struct rank_candidates *c,
                           size_t top, const char *what) {
   rank_sort(c);
-  ranking_header(r, what);
-  for (size_t i = 0; i < c->n && i < top; i++)
-    ranking_row(r, i + 1, &c->list[i]);
-  sb_puts(&r->html, "</table>\n");
+  size_t n = c->n < top ? c->n : top;
+  size_t open = report_folded(r) && n > REPORT_OPEN ? REPORT_OPEN : n;
+  ranking_rows(r, c, 0, open, what);
+  if (open == n)
+    return;
+  char summary[96];
+  snprintf(summary, sizeof summary, "ranks %zu to %zu", open + 1, n);
+  html_fold_open(&r->html, NULL, summary);
+  ranking_rows(r, c, open, n, what);
+  html_fold_close(&r->html);
 }
 
 /* The functions that rank --by function keeps by default. */

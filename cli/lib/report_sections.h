@@ -18,9 +18,16 @@ struct report {
   struct strbuf html;
 };
 
+/* Above this many applications the long lists are folded (html.h): the
+ * applications' ranking after its first REPORT_OPEN rows, the documents
+ * table and each application's section, so that the page stays short
+ * enough to read, and to load, at hundreds of applications. */
+#define REPORT_OPEN 40
 #define WIDE_PLOT 760.0  /* line charts of every application */
 #define SMALL_PLOT 440.0 /* the two charts side by side per application */
 
+/* Whether r's long lists are folded (REPORT_OPEN). */
+int report_folded(const struct report *r);
 /* The totals of application i. */
 json_object *report_totals(const struct report *r, size_t i);
 

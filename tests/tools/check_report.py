@@ -5,7 +5,9 @@
     every <svg> is well-formed XML and every plot has data marks;
   render (with --chromium): two headless Chromium launches. The first dumps
     the DOM of a copy with a measuring script added (the report itself has
-    none): the page box and the data marks of every plot. The second takes
+    none): the page box and the data marks of every plot that is laid out
+    (a plot in a closed <details> fold is not, until the reader opens it:
+    it is checked statically only, and counted as folded). The second takes
     a screenshot of the report itself, which must have the size asked for;
     every plot above the per-application sections must show coloured
     pixels (its data marks) inside its box. Nothing may stick out: the page
@@ -74,7 +76,9 @@ MEASURE = """
   var out = {width: document.documentElement.scrollWidth,
              height: document.documentElement.scrollHeight,
              window: window.innerWidth, plots: []};
+  out.folded = 0;
   document.querySelectorAll("svg.plot").forEach(function (svg) {
+    if (svg.closest("details:not([open])")) { out.folded++; return; }
     var box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
     var marks = 0, inside = 0;
     svg.querySelectorAll(".mark").forEach(function (m) {
@@ -104,11 +108,11 @@ MEASURE = """
 """
 
 
-def chromium(binary, args, url):
+def chromium(binary, args, url, timeout):
     cmd = [binary, "--headless", "--no-sandbox", "--disable-gpu",
            "--hide-scrollbars", "--enable-logging=stderr", "--v=0",
            "--no-first-run", "--disable-extensions"] + args + [url]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     console = [l for l in r.stderr.splitlines() if ":CONSOLE" in l]
     return r, console
 
@@ -182,6 +186,8 @@ def png_size(path):
 
 def render_checks(path, binary, max_load_seconds):
     problems = []
+    # A launch may take as long as the load budget allows (120 s without).
+    timeout = max(max_load_seconds or 0, 120)
     text = open(path, encoding="utf-8").read()
     with tempfile.TemporaryDirectory() as tmp:
         copy = os.path.join(tmp, "measure.html")
@@ -191,7 +197,7 @@ def render_checks(path, binary, max_load_seconds):
         r, console = chromium(binary, ["--dump-dom",
                                        "--window-size=%d,1000" %
                                        SCREENSHOT_WIDTH],
-                              "file://" + copy)
+                              "file://" + copy, timeout)
         seconds = time.monotonic() - start
         if max_load_seconds and seconds > max_load_seconds:
             problems.append("loading took %.1f s, budget %g s" %
@@ -200,8 +206,9 @@ def render_checks(path, binary, max_load_seconds):
                      if "pisa-geometry" not in l]
         m = re.search(r'<pre id="pisa-geometry">(.*?)</pre>', r.stdout, re.S)
         if not m:
-            return 0, problems + ["no geometry from chromium (status %d): %s"
-                                  % (r.returncode, r.stderr[-500:])]
+            return 0, 0, problems + [
+                "no geometry from chromium (status %d): %s" %
+                (r.returncode, r.stderr[-500:])]
         geometry = json.loads(htmllib.unescape(m.group(1)))
         if geometry["width"] > geometry["window"]:
             problems.append("the page is %d px wide in a %d px window" %
@@ -220,16 +227,18 @@ def render_checks(path, binary, max_load_seconds):
                    if not p["per_app"]]
         height = min(int(max(summary, default=1000)) + 20,
                      SCREENSHOT_MAX_HEIGHT)
+        height += height % 2  # whole device pixels at SCALE 0.5
         shot = os.path.join(tmp, "shot.png")
         r, console = chromium(binary, ["--screenshot=" + shot,
                                        "--force-device-scale-factor=%g" %
                                        SCALE,
                                        "--window-size=%d,%d" %
                                        (SCREENSHOT_WIDTH, height)],
-                              "file://" + os.path.abspath(path))
+                              "file://" + os.path.abspath(path), timeout)
         problems += ["console: " + l for l in console]
         if not os.path.exists(shot):
-            return 0, problems + ["no screenshot: " + r.stderr[-500:]]
+            return 0, geometry["folded"], problems + [
+                "no screenshot: " + r.stderr[-500:]]
         want = (int(SCREENSHOT_WIDTH * SCALE), int(height * SCALE))
         if png_size(shot) != want:
             problems.append("screenshot is %s, expected %s" %
@@ -248,7 +257,7 @@ def render_checks(path, binary, max_load_seconds):
             if n < MIN_INK:
                 problems.append("plot %r shows %d coloured pixels in the "
                                 "screenshot" % (p["title"], n))
-        return len(shown), problems
+        return len(shown), geometry["folded"], problems
 
 
 def main():
@@ -268,13 +277,13 @@ def main():
     if plots < a.min_plots:
         problems.append("%d plots, expected at least %d" %
                         (plots, a.min_plots))
-    shown = None
+    shown = folded = None
     if a.chromium and not shutil.which(a.chromium):
         problems.append("%s not found: install Debian's chromium "
                         "(scripts/setup.sh does)" % a.chromium)
     elif a.chromium and not problems:
-        shown, more = render_checks(a.report, a.chromium,
-                                    a.max_load_seconds)
+        shown, folded, more = render_checks(a.report, a.chromium,
+                                            a.max_load_seconds)
         problems += more
     for p in problems:
         print("check_report: " + p)
@@ -282,7 +291,7 @@ def main():
         return 1
     print("report ok: %d plots%s, %d bytes" % (
         plots, "" if shown is None else
-        ", %d checked in the screenshot" % shown, size))
+        ", %d checked in the screenshot, %d folded" % (shown, folded), size))
     return 0
 
 
