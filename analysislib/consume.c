@@ -151,8 +151,11 @@ static int reuse_distances(struct pisa_thread *t, const struct event_batch *b) {
   if (!n || (rate < 1 && !distances))
     return -1;
   for (size_t s = 0; s < pisa_config.n_line_sizes; s++) {
+    /* line sizes ascend, so the 8-, 16- and 32-byte engines share one
+     * table: each shares the table of the engine before it */
     unsigned shift = (unsigned)__builtin_ctzll(pisa_config.line_sizes[s]);
-    if (!t->reuse[s] && !(t->reuse[s] = reuse_new(shift))) {
+    if (!t->reuse[s] &&
+        !(t->reuse[s] = reuse_new_sharing(shift, s ? t->reuse[s - 1] : NULL))) {
       pisa_out_of_memory();
       return -1;
     }
@@ -255,28 +258,61 @@ static void consume_functions(struct pisa_thread *t,
   }
 }
 
+/* Below this many accesses a range is counted again for each region
+ * rather than once and added (adding histograms costs a few hundred
+ * additions). */
+#define REUSE_COUNT_ONCE_MIN 128
+
+/* The histograms of instances [i, j) of b in t->reuse_counted, counted
+ * once, so that the regions open over the same instances add them instead
+ * of counting the bins again; NULL when memory ran out. */
+static const struct reuse_histograms *counted_once(struct pisa_thread *t,
+                                                   const struct event_batch *b,
+                                                   size_t i, size_t j) {
+  struct reuse_histograms *c = t->reuse_counted;
+  if (!c && !(c = t->reuse_counted = malloc(sizeof *c)))
+    return NULL;
+  if (t->reuse_counted_to != j || t->reuse_counted_from != i) {
+    size_t a = b->first_access[i];
+    histograms_init(c, pisa_config.line_sizes, pisa_config.n_line_sizes);
+    histograms_add_batch(c, (const uint8_t *const *)t->reuse_bins, a,
+                         b->first_access[j] - a);
+    t->reuse_counted_from = i;
+    t->reuse_counted_to = j;
+  }
+  return c;
+}
+
 /* The accesses of instances [i, j) of b into h, from the bins of the
- * thread's engines for b. */
+ * thread's engines for b; counted once for h and regions (`regions`) when
+ * there are enough of them. */
 static void histograms_of_instances(struct pisa_thread *t,
                                     struct reuse_histograms *h,
                                     const struct event_batch *b, size_t i,
-                                    size_t j) {
+                                    size_t j, int regions) {
   size_t a = b->first_access[i], a_end = b->first_access[j];
-  if (h && a < a_end)
+  const struct reuse_histograms *once;
+  if (!h || a >= a_end)
+    return;
+  if (regions && a_end - a >= REUSE_COUNT_ONCE_MIN &&
+      (once = counted_once(t, b, i, j)))
+    histograms_merge(h, once);
+  else
     histograms_add_batch(h, (const uint8_t *const *)t->reuse_bins, a,
                          a_end - a);
 }
 
 /* Each source function's accesses of b (all, or the sampled ones) into its
- * reuse histograms; 0, or -1 when b has no bins. */
-static int reuse_histograms(struct pisa_thread *t,
-                            const struct event_batch *b) {
+ * reuse histograms (counted once for regions too when `regions`); 0, or -1
+ * when b has no bins. */
+static int reuse_histograms(struct pisa_thread *t, const struct event_batch *b,
+                            int regions) {
   if (reuse_distances(t, b))
     return -1;
   for (size_t i = 0, n = b->n_instances; i < n;) {
     size_t j = function_run(b, i);
     histograms_of_instances(t, fn_reuse(t, pisa_blocks[b->block[i]].source), b,
-                            i, j);
+                            i, j, regions);
     i = j;
   }
   return 0;
@@ -368,7 +404,7 @@ static void region_reuse(struct pisa_thread *t, struct pisa_region_state *r,
                          const struct event_batch *fed, size_t from,
                          size_t to) {
   (void)b;
-  histograms_of_instances(t, histograms_of(&r->reuse), fed, from, to);
+  histograms_of_instances(t, histograms_of(&r->reuse), fed, from, to, 1);
 }
 
 static void region_branches(struct pisa_thread *t, struct pisa_region_state *r,
@@ -611,7 +647,9 @@ static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
 static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
   const struct event_batch *fed =
       spatial(&t->reuse_sample, b, &pisa_config.sampling.reuse);
-  int bins = fed && !reuse_histograms(t, fed);
+  int regions = t->regions_open[PISA_CONSUME_REUSE] || b->n_marks;
+  t->reuse_counted_to = 0; /* nothing of this batch counted yet */
+  int bins = fed && !reuse_histograms(t, fed, regions);
   consume_regions(t, b, fed, PISA_CONSUME_REUSE, bins ? region_reuse : NULL);
 }
 
@@ -743,6 +781,8 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   event_batch_free(&t->branch_bursts.slice);
   event_batch_free(&t->sched_bursts.slice);
   free(t->reuse_distances);
+  free(t->reuse_counted);
+  t->reuse_counted = NULL;
   t->reuse_distances = NULL;
   t->reuse_distances_capacity = 0;
 }

@@ -130,6 +130,10 @@ struct pisa_thread {
   struct event_batch reuse_sample; /* sampled: accesses to sampled blocks */
   uint64_t *reuse_distances;       /* sampled: per access of reuse_sample */
   size_t reuse_distances_capacity;
+  /* the histograms of instances [counted_from, counted_to) of the batch
+   * being consumed, when regions may want them too; else counted_to = 0 */
+  struct reuse_histograms *reuse_counted;
+  size_t reuse_counted_from, reuse_counted_to;
   /* branch: outcomes in the thread's order */
   struct branch_stats *branches;
   struct pisa_bursts branch_bursts;

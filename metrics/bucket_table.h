@@ -39,11 +39,15 @@ BUCKET_INLINE uint64_t bucket_hash(uint64_t key) {
   return (key ^ (key >> 29)) * UINT64_C(0xbf58476d1ce4e5b9);
 }
 
-/* The top 32 bits of the hash scaled to the table (nbuckets < 2^32):
+/* The top 32 bits of the hash scaled to a table of n < 2^32 slots:
  * monotonic in the hash, so a rehash fills the new table in order. */
+BUCKET_INLINE size_t home_slot(uint64_t hash, size_t n) {
+  return (size_t)(((hash >> 32) * n) >> 32);
+}
+
 BUCKET_INLINE struct bucket *home_bucket(const struct bucket_table *t,
                                          uint64_t hash) {
-  return &t->buckets[(size_t)(((hash >> 32) * t->nbuckets) >> 32)];
+  return &t->buckets[home_slot(hash, t->nbuckets)];
 }
 
 BUCKET_INLINE struct bucket *next_bucket(const struct bucket_table *t,

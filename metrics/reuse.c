@@ -1,15 +1,17 @@
 /* reuse.c: exact LRU stack distance per reference at one line size.  The 16
  * most recent blocks sit in a small vector window; behind it a hash table
- * keeps each other block's latest time stamp, a bitmap over stamps with a
- * high-fanout counting index counts the stamps still live after a given
- * one, and a software pipeline over each batch overlaps their cache misses.
- * Streams that rarely hit the window bypass it. */
+ * keeps each other block's latest time stamp (at 8 to 32 bytes, a table of
+ * 64-byte neighbourhoods that engines of those sizes share), a bitmap over
+ * stamps with a high-fanout counting index counts the stamps still live
+ * after a given one, and a software pipeline over each batch overlaps their
+ * cache misses.  Streams that rarely hit the window bypass it. */
 #include "reuse.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "bucket_table.h"
+#include "neighbourhood_table.h"
 
 /* ---- Tuning (bench/micro_reuse.c measures these) ---------------------- */
 
@@ -23,10 +25,11 @@ enum {
 };
 _Static_assert(RING >= 3 * PIPE_GROUP, "the rings hold three groups");
 
-/* The block table (bucket_table.h) holds each block's latest stamp; when
- * it cannot grow it fills up to 31/32 before the engine forgets its
- * history.  After a compaction the stamp range is at least this many times
- * the live blocks, so compactions cost O(1) per reference amortised. */
+/* The block table (bucket_table.h, or neighbourhood_table.h at 8 to 32
+ * bytes) holds each block's latest stamp; when it cannot grow it fills up
+ * to 31/32 (15/16) before the engine forgets its history.  After a compaction
+ * the stamp range is at least this many times the live blocks, so compactions
+ * cost O(1) per reference amortised. */
 #define STAMPS_PER_LIVE 4
 
 /* table_exchange's answer when there is no room for a new block */
@@ -82,7 +85,9 @@ struct reuse_engine {
   /* reuse_batch's implementation for this CPU */
   void (*batch)(struct reuse_engine *e, const uint64_t *addrs, size_t n,
                 uint8_t *bins, uint64_t *distances);
-  struct bucket_table table;
+  struct bucket_table table; /* the block table, without nbh */
+  struct nbh_table *nbh;     /* NULL, or the shared neighbourhood table */
+  uint64_t nbh_clears;       /* its clears this engine has followed */
   struct stamp_index index;
   /* the pipeline's rings: after fetch, after lookup */
   struct fetched {
@@ -131,10 +136,40 @@ static __attribute__((noinline)) int table_make_room(struct reuse_engine *e) {
   return t->used < t->limit ? 0 : -1;
 }
 
+/* The hash of block's table key: the block, or its neighbourhood. */
+ALWAYS_INLINE uint64_t block_hash(const struct reuse_engine *e,
+                                  uint64_t block) {
+  return bucket_hash(e->nbh ? block >> (NBH_SHIFT - e->shift) : block);
+}
+
+/* Prefetches the line where the table looks first for a key of this hash
+ * (a bucket and an entry are both one line). */
+ALWAYS_INLINE void prefetch_home(const struct reuse_engine *e, uint64_t hash) {
+  if (e->nbh)
+    __builtin_prefetch(nbh_home(e->nbh, hash), 1);
+  else
+    __builtin_prefetch(home_bucket(&e->table, hash), 1);
+}
+
+/* table_exchange in the neighbourhood's entry (added when absent). */
+ALWAYS_INLINE uint32_t nbh_exchange(struct reuse_engine *e, uint64_t block,
+                                    uint64_t hash, uint32_t stamp) {
+  struct nbh_entry *n = nbh_table_entry(e->nbh, nbh_key(e->shift, block), hash);
+  if (!n)
+    return TABLE_FULL;
+  uint32_t *latest = &n->stamp[nbh_stamp_of(e->shift, block)];
+  uint32_t prev = *latest;
+  *latest = stamp;
+  return prev;
+}
+
 /* Records stamp as block's latest and returns the previous one (0 for a new
- * block), or TABLE_FULL when a new block finds no room. */
+ * block), or TABLE_FULL when a new block finds no room.  hash is
+ * block_hash's. */
 ALWAYS_INLINE uint32_t table_exchange(struct reuse_engine *e, uint64_t block,
                                       uint64_t hash, uint32_t stamp) {
+  if (e->nbh)
+    return nbh_exchange(e, block, hash, stamp);
   struct bucket_table *t = &e->table;
   struct bucket *b;
   uint32_t *latest = bucket_table_find(t, block, hash, &b);
@@ -319,34 +354,61 @@ static uint64_t capacity_for(uint64_t live, uint32_t gap) {
   return want > MAX_CAPACITY ? MAX_CAPACITY : want;
 }
 
-/* Renumbers every block's stamp to its rank among the live stamps (1 for
- * the oldest), which keeps their order. */
+/* Renumbers n stamps to their ranks among the live stamps (1 for the
+ * oldest), which keeps their order; 0 (a block in the window, or none)
+ * stays.  Prefetches what the next stamps' ranks read. */
+ALWAYS_INLINE void renumber_stamps(const struct stamp_index *x, uint32_t *v,
+                                   size_t n, const uint32_t *next,
+                                   size_t nnext) {
+  for (size_t s = 0; s < nnext; s++)
+    __builtin_prefetch(&x->words[next[s] >> 6]);
+  for (size_t s = 0; s < n; s++)
+    if (v[s])
+      v[s] = (uint32_t)index_rank(x, v[s]) + 1;
+}
+
+/* renumber_stamps over every block of the engine's table: the values of
+ * the buckets, or its line size's stamps in every neighbourhood entry. */
 ALWAYS_INLINE void renumber(struct reuse_engine *e) {
   const struct stamp_index *x = &e->index;
-  struct bucket_table *t = &e->table;
   const size_t ahead = 8;
-  for (size_t i = 0; i < t->nbuckets; i++) {
-    if (i + ahead < t->nbuckets) {
-      const struct bucket *next = &t->buckets[i + ahead];
-      for (unsigned s = 0; s < next->fill; s++)
-        __builtin_prefetch(&x->words[next->value[s] >> 6]);
-    }
-    struct bucket *b = &t->buckets[i];
-    for (unsigned s = 0; s < b->fill; s++)
-      if (b->value[s]) /* 0: the block is in the window */
-        b->value[s] = (uint32_t)index_rank(x, b->value[s]) + 1;
+  if (e->nbh) {
+    struct nbh_entry *n = e->nbh->entries;
+    size_t count = e->nbh->nentries, first = nbh_first_stamp(e->shift),
+           k = nbh_stamps(e->shift);
+    for (size_t i = 0; i < count; i++)
+      renumber_stamps(x, n[i].stamp + first, k,
+                      n[i + ahead < count ? i + ahead : i].stamp + first, k);
+    return;
+  }
+  struct bucket *b = e->table.buckets;
+  for (size_t i = 0, count = e->table.nbuckets; i < count; i++) {
+    const struct bucket *next = &b[i + ahead < count ? i + ahead : i];
+    renumber_stamps(x, b[i].value, b[i].fill, next->value, next->fill);
   }
 }
 
-/* Forgets every block: the way out when memory runs out. */
-static void forget_history(struct reuse_engine *e) {
-  struct bucket_table *t = &e->table;
-  memset(t->buckets, 0, t->nbuckets * sizeof(struct bucket));
-  t->used = 0;
+/* Forgets the stamps of every block in the engine proper. */
+static void forget_stamps(struct reuse_engine *e) {
   e->live = 0;
   e->clock = 0;
   e->out_of_memory = 1;
   index_fill(&e->index, 0);
+}
+
+/* Forgets every block: the way out when memory runs out.  A shared
+ * neighbourhood table is emptied for every engine that uses it; the others
+ * forget their stamps at their next batch (reuse_batch). */
+static void forget_history(struct reuse_engine *e) {
+  if (e->nbh) {
+    nbh_table_clear(e->nbh);
+    e->nbh_clears = e->nbh->clears;
+  } else {
+    struct bucket_table *t = &e->table;
+    memset(t->buckets, 0, t->nbuckets * sizeof(struct bucket));
+    t->used = 0;
+  }
+  forget_stamps(e);
 }
 
 /* Makes room for new stamps once every pending reference is counted:
@@ -453,12 +515,12 @@ ALWAYS_INLINE void stage_fetch(struct reuse_engine *e, uint64_t block,
   const struct miss *m = &e->list[j];
   struct fetched *f = &e->fetched[j % RING];
   f->block = block;
-  f->hash = bucket_hash(block);
-  __builtin_prefetch(home_bucket(&e->table, f->hash), 1);
+  f->hash = block_hash(e, block);
+  prefetch_home(e, f->hash);
   if (evicts(e, m)) {
     f->evicted = m->evicted;
-    f->evicted_hash = bucket_hash(m->evicted);
-    __builtin_prefetch(home_bucket(&e->table, f->evicted_hash), 1);
+    f->evicted_hash = block_hash(e, m->evicted);
+    prefetch_home(e, f->evicted_hash);
   }
 }
 
@@ -537,10 +599,10 @@ ALWAYS_INLINE uint32_t plain_next_stamp(struct reuse_engine *e, struct pipe *p,
 /* Stage 1: hash the block and prefetch its bucket. */
 ALWAYS_INLINE void plain_fetch(struct reuse_engine *e, uint64_t block,
                                size_t j) {
-  uint64_t hash = bucket_hash(block);
+  uint64_t hash = block_hash(e, block);
   e->fetched[j % RING].block = block;
   e->fetched[j % RING].hash = hash;
-  __builtin_prefetch(home_bucket(&e->table, hash), 1);
+  prefetch_home(e, hash);
 }
 
 /* Stage 2, in program order: swap the block's stamp for a new one and
@@ -607,10 +669,11 @@ static void flush_window(struct reuse_engine *e, struct pipe *p) {
   for (unsigned k = e->nwin; k-- > 0;) {
     uint64_t block = e->window[k];
     uint32_t stamp = plain_next_stamp(e, p, 0);
-    if (table_exchange(e, block, bucket_hash(block), stamp) == TABLE_FULL) {
+    uint64_t hash = block_hash(e, block);
+    if (table_exchange(e, block, hash, stamp) == TABLE_FULL) {
       forget_history(e);
       stamp = plain_next_stamp(e, p, 0);
-      table_exchange(e, block, bucket_hash(block), stamp);
+      table_exchange(e, block, hash, stamp);
     }
     index_append(&e->index, stamp);
     e->live++;
@@ -840,7 +903,42 @@ static void choose_variant(struct reuse_engine *e) {
 /* ---- Public interface -------------------------------------------------------
  */
 
-struct reuse_engine *reuse_new(unsigned line_shift) {
+static int in_neighbourhoods(unsigned line_shift) {
+  return line_shift >= NBH_MIN_SHIFT && line_shift <= NBH_MAX_SHIFT;
+}
+
+/* The engine's block table: its own buckets, or partner's neighbourhood
+ * table, or a new one.  0, or -1 when out of memory. */
+static int table_new(struct reuse_engine *e, struct reuse_engine *partner) {
+  if (!in_neighbourhoods(e->shift))
+    return bucket_table_init(&e->table, 4);
+  if (partner && partner->nbh) {
+    e->nbh = partner->nbh;
+    e->nbh->sharers++;
+    e->nbh_clears = e->nbh->clears;
+    return 0;
+  }
+  struct nbh_table *t = calloc(1, sizeof(*t));
+  if (!t || nbh_table_init(t, 4) != 0) {
+    free(t);
+    return -1;
+  }
+  t->sharers = 1;
+  e->nbh = t;
+  return 0;
+}
+
+static void table_release(struct reuse_engine *e) {
+  if (!e->nbh) {
+    bucket_table_free(&e->table);
+  } else if (--e->nbh->sharers == 0) {
+    nbh_table_free(e->nbh);
+    free(e->nbh);
+  }
+}
+
+struct reuse_engine *reuse_new_sharing(unsigned line_shift,
+                                       struct reuse_engine *partner) {
   if (line_shift > 63)
     return NULL;
   struct reuse_engine *e = aligned_alloc(64, round_up(sizeof(*e), 64));
@@ -852,28 +950,36 @@ struct reuse_engine *reuse_new(unsigned line_shift) {
   e->wsize = WINDOW;
   e->windowed = 1;
   choose_variant(e);
-  if (bucket_table_init(&e->table, 4) != 0) {
+  if (table_new(e, partner) != 0) {
     free(e);
     return NULL;
   }
   if (index_init(&e->index, MIN_CAPACITY) != 0) {
-    bucket_table_free(&e->table);
+    table_release(e);
     free(e);
     return NULL;
   }
   return e;
 }
 
+struct reuse_engine *reuse_new(unsigned line_shift) {
+  return reuse_new_sharing(line_shift, NULL);
+}
+
 void reuse_free(struct reuse_engine *e) {
   if (!e)
     return;
-  bucket_table_free(&e->table);
+  table_release(e);
   index_free(&e->index);
   free(e);
 }
 
 void reuse_batch(struct reuse_engine *e, const uint64_t *addrs, size_t n,
                  uint8_t *bins, uint64_t *distances) {
+  if (e->nbh && e->nbh_clears != e->nbh->clears) {
+    forget_stamps(e); /* another engine emptied the shared table */
+    e->nbh_clears = e->nbh->clears;
+  }
   e->batch(e, addrs, n, bins, distances);
 }
 
@@ -882,13 +988,14 @@ uint64_t reuse_distinct_blocks(const struct reuse_engine *e) {
 }
 
 size_t reuse_memory_bytes(const struct reuse_engine *e) {
-  return round_up(sizeof(*e), 64) +
-         mapped_bytes(e->table.nbuckets * sizeof(struct bucket)) +
+  size_t table = e->nbh ? e->nbh->nentries * sizeof(struct nbh_entry)
+                        : e->table.nbuckets * sizeof(struct bucket);
+  return round_up(sizeof(*e), 64) + mapped_bytes(table) +
          mapped_bytes(e->index.bytes);
 }
 
 int reuse_out_of_memory(const struct reuse_engine *e) {
-  return e->out_of_memory;
+  return e->out_of_memory || (e->nbh && e->nbh->out_of_memory);
 }
 
 void reuse_test_set_stamp_gap(struct reuse_engine *e, uint32_t gap) {

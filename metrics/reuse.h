@@ -1,6 +1,7 @@
 /* reuse.h: exact LRU reuse (stack) distance at one line size (docs/metrics.md
  * "Reuse distance"): each reference's distance and histogram bin, in
- * O(log n) per reference and 16 to 25 bytes per distinct block. */
+ * O(log n) per reference and 16 to 25 bytes per distinct block (at 8 to 32
+ * bytes, 92 to 137 bytes per distinct 64-byte neighbourhood, shared). */
 #ifndef PISA_METRICS_REUSE_H
 #define PISA_METRICS_REUSE_H
 
@@ -15,6 +16,15 @@ struct reuse_engine;
 /* An engine for line size 1 << line_shift (line_shift <= 63); NULL when out
  * of memory or line_shift is too large. */
 struct reuse_engine *reuse_new(unsigned line_shift);
+
+/* reuse_new, except that engines of 8-, 16- and 32-byte lines keep their
+ * blocks' latest references in one table of 64-byte neighbourhoods: one
+ * probe then finds a neighbourhood's blocks at the three sizes.  The new
+ * engine shares partner's table when both line sizes are among those
+ * (partner may be NULL).  Engines sharing a table must not run at the same
+ * time; running out of memory, they forget their history together. */
+struct reuse_engine *reuse_new_sharing(unsigned line_shift,
+                                       struct reuse_engine *partner);
 void reuse_free(struct reuse_engine *e);
 
 /* For the n start addresses (program order), writes each access's bin at
@@ -28,7 +38,8 @@ void reuse_batch(struct reuse_engine *e, const uint64_t *addrs, size_t n,
 /* Distinct blocks referenced so far (the cold references). */
 uint64_t reuse_distinct_blocks(const struct reuse_engine *e);
 
-/* All memory the engine holds now, the engine itself included. */
+/* All memory the engine holds now, the engine itself and a shared table
+ * included. */
 size_t reuse_memory_bytes(const struct reuse_engine *e);
 
 /* 1 if memory ran out at some point.  The engine then forgot its history:

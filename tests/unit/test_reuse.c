@@ -467,6 +467,93 @@ static void test_window_boundaries(void) {
   free(addrs);
 }
 
+/* ---- Engines sharing a table of 64-byte neighbourhoods ----------------- */
+
+/* Engines at 8, 16 and 32 bytes sharing one table (reuse_new_sharing), fed
+ * in turns batch by batch as consume.c feeds them, engine k stream k; each
+ * engine's distances and bins against the brute force at its line size. */
+static void check_shared(const uint64_t *const streams[3], size_t n,
+                         enum split how, uint32_t gap) {
+  uint64_t *want[3], *got[3];
+  uint8_t *bins[3];
+  struct reuse_engine *e[3];
+  for (unsigned k = 0; k < 3; k++) {
+    want[k] = malloc(n * sizeof(uint64_t));
+    got[k] = malloc(n * sizeof(uint64_t));
+    bins[k] = malloc(n);
+    brute_distances(streams[k], n, 3 + k, want[k]);
+    e[k] = reuse_new_sharing(3 + k, k ? e[k - 1] : NULL);
+    EXPECT(e[k] != NULL);
+    struct setup setup = next_setup();
+    reuse_test_set_window(e[k], setup.window);
+    if (setup.baseline)
+      reuse_test_use_baseline(e[k]);
+    reuse_test_set_stamp_gap(e[k], gap);
+  }
+  for (size_t done = 0; done < n;) {
+    size_t len = next_batch(how, n - done);
+    for (unsigned k = 0; k < 3; k++)
+      reuse_batch(e[k], streams[k] + done, len, bins[k] + done, got[k] + done);
+    done += len;
+  }
+  for (unsigned k = 0; k < 3; k++) {
+    uint64_t cold = 0;
+    for (size_t i = 0; i < n && current_ok; i++) {
+      if (got[k][i] != want[k][i])
+        fprintf(stderr, "engine %u, reference %zu of %zu (split %d):\n", k, i,
+                n, (int)how);
+      EXPECT_EQ(got[k][i], want[k][i]);
+      EXPECT_EQ(bins[k][i], reference_bin(want[k][i]));
+      cold += want[k][i] == UINT64_MAX;
+    }
+    EXPECT_EQ(reuse_distinct_blocks(e[k]), cold);
+    EXPECT(!reuse_out_of_memory(e[k]));
+  }
+  for (unsigned k = 0; k < 3; k++) {
+    reuse_free(e[k]);
+    free(want[k]);
+    free(got[k]);
+    free(bins[k]);
+  }
+}
+
+/* The same stream for the three engines: random in small and large ranges
+ * (the shared table grows), sweeps of 8-byte elements (consecutive
+ * references share a neighbourhood), far and near reuses mixed; then
+ * different streams per engine over overlapping ranges, and widely spread
+ * stamps, so that one engine's compaction renumbers its stamps among the
+ * others'. */
+static void test_shared_neighbourhoods(void) {
+  enum { N = 30000 };
+  uint64_t *a = malloc(N * sizeof(*a)), *b = malloc(N * sizeof(*b)),
+           *c = malloc(N * sizeof(*c));
+  const uint64_t *same[3] = {a, a, a}, *different[3] = {a, b, c};
+  static const uint64_t ranges[] = {256, 8192, 1 << 18};
+  for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+    for (size_t i = 0; i < N; i++)
+      a[i] = UINT64_C(0x7f0000000000) + test_rng() % ranges[r];
+    check_shared(same, N, (enum split)(r % NSPLITS), 1);
+  }
+  for (size_t i = 0; i < N; i++) /* three sweeps, then one long one */
+    a[i] = UINT64_C(0x10000) + 8 * (i < 15000 ? i % 5000 : i);
+  check_shared(same, N, ODD, 1);
+  for (size_t i = 0; i < N; i++)
+    a[i] = test_rng() % 4 ? UINT64_C(0x20000) + 8 * (i % 3000)
+                          : test_rng() % (1 << 20);
+  check_shared(same, N, RANDOM_CUTS, 1);
+  for (size_t i = 0; i < N; i++) {
+    a[i] = test_rng() % 16384;
+    b[i] = 8192 + test_rng() % 16384;
+    c[i] = i % 2 ? UINT64_MAX - test_rng() % 4096 : test_rng() % 512;
+  }
+  check_shared(different, N, SMALL, 1);
+  check_shared(different, N, RANDOM_CUTS, 997);
+  check_shared(same, 3000, SINGLES, 65537);
+  free(a);
+  free(b);
+  free(c);
+}
+
 /* ---- Memory
  * ------------------------------------------------------------------ */
 
@@ -500,9 +587,10 @@ static void test_memory_per_block(void) {
 #endif
 #endif
 
-/* With little address space the engine runs out of memory: it says so and
- * keeps producing valid bins instead of crashing the program. */
-static void test_out_of_memory(void) {
+/* With little address space the engines (at 1 byte, or at 8, 16 and 32
+ * bytes sharing a table) run out of memory: they say so and keep producing
+ * valid bins instead of crashing the program. */
+static void check_out_of_memory(unsigned shift, unsigned engines) {
 #ifdef UNDER_SANITIZER
   return;
 #endif
@@ -512,25 +600,36 @@ static void test_out_of_memory(void) {
     enum { N = 16384 };
     static uint64_t addrs[N];
     static uint8_t bins[N];
+    struct reuse_engine *e[3] = {NULL, NULL, NULL};
     if (setrlimit(RLIMIT_AS, &limit) != 0)
       _exit(3);
-    struct reuse_engine *e = reuse_new(0);
-    if (!e)
-      _exit(4);
+    for (unsigned k = 0; k < engines; k++)
+      if (!(e[k] = reuse_new_sharing(shift + k, k ? e[k - 1] : NULL)))
+        _exit(4);
     for (int round = 0; round < 400; round++) {
       for (size_t i = 0; i < N; i++)
         addrs[i] = test_rng();
-      reuse_batch(e, addrs, N, bins, NULL);
-      for (size_t i = 0; i < N; i++)
-        if (bins[i] > REUSE_MAX_BIN && bins[i] != REUSE_COLD)
-          _exit(5);
+      for (unsigned k = 0; k < engines; k++) {
+        reuse_batch(e[k], addrs, N, bins, NULL);
+        for (size_t i = 0; i < N; i++)
+          if (bins[i] > REUSE_MAX_BIN && bins[i] != REUSE_COLD)
+            _exit(5);
+      }
     }
-    _exit(reuse_out_of_memory(e) ? 0 : 6);
+    for (unsigned k = 0; k < engines; k++)
+      if (!reuse_out_of_memory(e[k]))
+        _exit(6);
+    _exit(0);
   }
   int status = 0;
   EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid);
   EXPECT(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+static void test_out_of_memory(void) {
+  check_out_of_memory(0, 1);
+  check_out_of_memory(3, 3);
 }
 
 int main(void) {
@@ -550,6 +649,7 @@ int main(void) {
   RUN(test_extreme_addresses);
   RUN(test_spread_stamps);
   RUN(test_distinct_then_shuffled);
+  RUN(test_shared_neighbourhoods);
   RUN(test_memory_per_block);
   RUN(test_out_of_memory);
   return check_summary();
