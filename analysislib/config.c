@@ -4,6 +4,7 @@
  * the run is not measured: the program runs as it would without pisa-char,
  * with its own output and exit status (docs/reliability.md). */
 #include "config.h"
+#include "pisa/live.h"
 #include "pisa/vocabulary.h"
 
 #include <pthread.h>
@@ -225,6 +226,8 @@ static void read_counter_config(void) {
       env_number("PISA_SAMPLE_EVERY", 1, PISA_MAX_SAMPLE_EVERY, 1);
   pisa_counter_config.interval_ms =
       (unsigned)env_number("PISA_INTERVAL_MS", 1, PISA_MAX_INTERVAL_MS, 0);
+  pisa_counter_config.live_ms = (unsigned)env_number(
+      PISA_LIVE_MS_ENV, 0, PISA_MAX_INTERVAL_MS, PISA_LIVE_DEFAULT_MS);
   pisa_counter_config.csv = getenv("PISA_CSV") != NULL;
   parse_hw_counters(getenv("PISA_HW_COUNTERS"));
 }

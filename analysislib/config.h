@@ -69,6 +69,7 @@ struct pisa_counter_config {
   int requested;         /* PISA_MODE=counter */
   uint64_t sample_every; /* PISA_SAMPLE_EVERY, 1 = every execution */
   unsigned interval_ms;  /* PISA_INTERVAL_MS, 0 = no time series */
+  unsigned live_ms;      /* PISA_LIVE_MS (pisa/live.h), 0 = no live view */
   int csv;               /* PISA_CSV=1: write sets.<pid>.csv */
   unsigned n_hw;         /* PISA_HW_COUNTERS */
   char hw_names[PISA_MAX_HW_COUNTERS][32];

@@ -23,7 +23,6 @@
 
 static struct pisa_live *_Atomic live;
 static char live_path[4096];
-static unsigned live_ms = 1000;
 
 /* What a snapshot sums; grown with the counters, on the live thread only. */
 static uint64_t *total, *scratch;
@@ -142,8 +141,9 @@ static void publish(struct pisa_live *l) {
 
 static void *live_thread(void *arg) {
   (void)arg;
-  struct timespec period = {.tv_sec = live_ms / 1000,
-                            .tv_nsec = (long)(live_ms % 1000) * 1000000L};
+  unsigned ms = pisa_counter_config.live_ms;
+  struct timespec period = {.tv_sec = ms / 1000,
+                            .tv_nsec = (long)(ms % 1000) * 1000000L};
   for (;;) {
     nanosleep(&period, NULL);
     struct pisa_live *l = live;
@@ -172,11 +172,8 @@ static void program_name(char *dst, size_t size) {
 }
 
 PISA_HIDDEN void pisa_live_start(void) {
-  const char *ms = getenv(PISA_LIVE_MS_ENV);
-  if (ms)
-    live_ms = (unsigned)strtoul(ms, NULL, 10);
   const char *dir = getenv(PISA_LIVE_DIR_ENV);
-  if (!live_ms || live)
+  if (!pisa_counter_config.live_ms || live)
     return;
   snprintf(live_path, sizeof live_path, "%s/%s%ld",
            dir && *dir ? dir : PISA_LIVE_DEFAULT_DIR, PISA_LIVE_PREFIX,

@@ -16,8 +16,9 @@
 #define PISA_LIVE_DIR_ENV "PISA_LIVE_DIR"
 #define PISA_LIVE_DEFAULT_DIR "/dev/shm"
 #define PISA_LIVE_PREFIX "pisa-live."
-/* PISA_LIVE_MS: milliseconds between snapshots (default 1000); 0: no file. */
+/* PISA_LIVE_MS: milliseconds between snapshots, 0 (no file) to an hour. */
 #define PISA_LIVE_MS_ENV "PISA_LIVE_MS"
+#define PISA_LIVE_DEFAULT_MS 1000
 /* Written last when the file is set up. */
 #define PISA_LIVE_MAGIC UINT64_C(0x7069736c69766531) /* "pislive1" */
 #define PISA_LIVE_TOP 10  /* functions and regions listed */
