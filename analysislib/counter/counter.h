@@ -109,6 +109,12 @@ PISA_HIDDEN uint64_t pisa_counter_region_hits(uint32_t region);
 PISA_HIDDEN uint64_t pisa_counter_set_count(const struct pisa_cmodule *cm,
                                             const struct pisa_counter_set *s,
                                             const uint64_t *c, uint32_t n);
+/* Function fn's run-time byte counts from c (memcpy/memmove, memset,
+ * gathers and scatters: its dyn_counter pair); 0 without them. */
+PISA_HIDDEN void pisa_counter_dyn_bytes(const struct pisa_cmodule *cm,
+                                        const struct pisa_counter_function *fn,
+                                        const uint64_t *c, uint32_t n,
+                                        uint64_t *loaded, uint64_t *stored);
 /* Writes STEM.<pid>.json (rawdoc.h) in counter mode; 0 on success. */
 PISA_HIDDEN int pisa_counter_write_result(int complete, int signal,
                                           const char *stem);

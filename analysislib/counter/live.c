@@ -72,7 +72,8 @@ static void add_function(struct pisa_live *s, const struct pisa_cmodule *cm,
                          uint32_t f, uint32_t n) {
   const struct pisa_counter_function *fn = &cm->table->functions[f];
   struct pisa_live_entry e = {0};
-  uint64_t loaded = 0, stored = 0;
+  uint64_t loaded, stored;
+  pisa_counter_dyn_bytes(cm, fn, total, n, &loaded, &stored);
   for (uint32_t k = fn->first_set; k < fn->first_set + fn->n_sets; k++) {
     const struct pisa_counter_set *set = &cm->table->sets[k];
     uint64_t count = pisa_counter_set_count(cm, set, total, n);
@@ -81,11 +82,6 @@ static void add_function(struct pisa_live *s, const struct pisa_cmodule *cm,
     stored += count * set->bytes_stored;
     s->loads += count * set->accesses[PISA_ACC_LOADS];
     s->stores += count * set->accesses[PISA_ACC_STORES];
-  }
-  if (fn->dyn_counter != PISA_COUNTER_NONE &&
-      cm->base + fn->dyn_counter + 1 < n) {
-    loaded += total[cm->base + fn->dyn_counter];
-    stored += total[cm->base + fn->dyn_counter + 1];
   }
   s->instructions += e.instructions;
   s->bytes_loaded += loaded;

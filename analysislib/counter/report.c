@@ -78,6 +78,18 @@ static void add_set(struct counter_metrics *a, const struct pisa_cmodule *cm,
   }
 }
 
+PISA_HIDDEN void pisa_counter_dyn_bytes(const struct pisa_cmodule *cm,
+                                        const struct pisa_counter_function *fn,
+                                        const uint64_t *c, uint32_t n,
+                                        uint64_t *loaded, uint64_t *stored) {
+  *loaded = *stored = 0;
+  if (fn->dyn_counter == PISA_COUNTER_NONE ||
+      cm->base + fn->dyn_counter + 1 >= n)
+    return;
+  *loaded = c[cm->base + fn->dyn_counter];
+  *stored = c[cm->base + fn->dyn_counter + 1];
+}
+
 /* Adds function f of module cm, from the counters c (n words). */
 static void add_function(struct counter_metrics *a,
                          const struct pisa_cmodule *cm, uint32_t f,
@@ -88,11 +100,10 @@ static void add_function(struct counter_metrics *a,
     if (count)
       add_set(a, cm, &cm->table->sets[s], count);
   }
-  if (fn->dyn_counter != PISA_COUNTER_NONE &&
-      cm->base + fn->dyn_counter + 1 < n) {
-    a->mix.bytes_loaded += c[cm->base + fn->dyn_counter];
-    a->mix.bytes_stored += c[cm->base + fn->dyn_counter + 1];
-  }
+  uint64_t loaded, stored;
+  pisa_counter_dyn_bytes(cm, fn, c, n, &loaded, &stored);
+  a->mix.bytes_loaded += loaded;
+  a->mix.bytes_stored += stored;
 }
 
 /* Counter updates of the module's block counters: one per unit step, one
@@ -108,11 +119,11 @@ static uint64_t block_counter_updates(const struct pisa_cmodule *cm,
     else if (set < m->n_sets)
       updates += pisa_counter_set_count(cm, &m->sets[set], c, n);
   }
-  for (uint32_t f = 0; f < m->n_functions; f++) /* bytes, not updates */
-    if (m->functions[f].dyn_counter != PISA_COUNTER_NONE &&
-        cm->base + m->functions[f].dyn_counter + 1 < n)
-      updates -= c[cm->base + m->functions[f].dyn_counter] +
-                 c[cm->base + m->functions[f].dyn_counter + 1];
+  for (uint32_t f = 0; f < m->n_functions; f++) { /* bytes, not updates */
+    uint64_t loaded, stored;
+    pisa_counter_dyn_bytes(cm, &m->functions[f], c, n, &loaded, &stored);
+    updates -= loaded + stored;
+  }
   return updates;
 }
 
