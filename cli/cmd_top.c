@@ -40,8 +40,8 @@ static const char usage_text[] =
     "\n"
     "Rates are over the last update (the first: since the program\n"
     "started). Exit status: 0 when every program watched was shown, 1\n"
-    "when a PID (or, without PID, any process) has no live view, 2 on bad\n"
-    "usage.\n";
+    "when a PID has no live view or, without PID, no program has one, 2\n"
+    "on bad usage.\n";
 
 enum { OPT_JSON = 256 };
 
