@@ -298,8 +298,12 @@ static json_object *list_of(json_object *doc, const char *key) {
 
 /* A loop's identity: its source, its function, its depth and (`parent`,
  * already translated to the merged ids) the loop around it; without a
- * source file, also its id (its position in the one module). */
-static char *loop_key(json_object *loop, json_object *parent) {
+ * source file, also its id (its position in the one module).  The same
+ * code can hold one loop twice (a function inlined twice into another):
+ * the n-th with a given identity in one list is the n-th in the other
+ * (`seen` counts them per list). */
+static char *loop_key(json_object *loop, json_object *parent,
+                      json_object *seen) {
   static const char *const Keys[] = {"module", "linkage_name", "inlined_into",
                                      "file",   "line",         "last_line",
                                      "depth"};
@@ -312,6 +316,12 @@ static char *loop_key(json_object *loop, json_object *parent) {
             json_object_to_json_string_ext(parent, JSON_C_TO_STRING_PLAIN));
   if (!json_at(loop, "file"))
     sb_printf(&key, "\x1f%s", json_object_get_string(json_at(loop, "id")));
+  json_object *n = NULL;
+  int64_t before = json_object_object_get_ex(seen, key.data, &n)
+                       ? json_object_get_int64(n)
+                       : 0;
+  json_object_object_add(seen, key.data, json_object_new_int64(before + 1));
+  sb_printf(&key, "\x1f#%lld", (long long)before);
   return key.data;
 }
 
@@ -330,11 +340,13 @@ static json_object *merged_id(json_object *ids, json_object *id) {
 static int merge_loops(json_object *into, json_object *from) {
   json_object *index = json_object_new_object(),
               *ids = json_object_new_object();
+  json_object *seen_into = json_object_new_object(),
+              *seen_from = json_object_new_object();
   int64_t next = 0;
   int status = 0;
   for (size_t i = 0; i < json_object_array_length(into); i++) {
     json_object *l = json_object_array_get_idx(into, i);
-    char *key = loop_key(l, json_at(l, "parent"));
+    char *key = loop_key(l, json_at(l, "parent"), seen_into);
     json_object_object_add(index, key, json_object_get(l));
     free(key);
     if (json_object_get_int64(json_at(l, "id")) >= next)
@@ -343,7 +355,7 @@ static int merge_loops(json_object *into, json_object *from) {
   for (size_t i = 0; i < json_object_array_length(from); i++) {
     json_object *f = json_object_array_get_idx(from, i), *match;
     json_object *parent = merged_id(ids, json_at(f, "parent"));
-    char *key = loop_key(f, parent);
+    char *key = loop_key(f, parent, seen_from);
     if (json_object_object_get_ex(index, key, &match)) {
       status |= merge_entry(match, f);
       if (!json_at(f, "entries")) /* unknown in one part: unknown */
@@ -354,7 +366,6 @@ static int merge_loops(json_object *into, json_object *from) {
       json_object_object_add(match, "id", json_object_new_int64(next++));
       json_object_object_add(match, "parent", parent);
       json_object_array_add(into, match);
-      json_object_object_add(index, key, json_object_get(match));
     }
     json_object_object_add(ids, json_object_get_string(json_at(f, "id")),
                            json_object_get(json_at(match, "id")));
@@ -362,6 +373,8 @@ static int merge_loops(json_object *into, json_object *from) {
   }
   json_object_put(index);
   json_object_put(ids);
+  json_object_put(seen_into);
+  json_object_put(seen_from);
   return status;
 }
 

@@ -26,10 +26,11 @@ int pisa_entries_merge(json_object *into, json_object *from,
 
 /* Merges the `loops` and `lines` of result `from` into those of result
  * `into` (created when `into` has none).  Loops match by module, function,
- * source range, depth and the loop around them; a loop `into` lacks gets
- * the next free id and its parent's id in `into`.  Lines match by file and
- * line and stay sorted by both.  A loop's `entries` is null when either
- * part's is.  0, or -1 as above. */
+ * source range, depth and the loop around them (the n-th of one identity
+ * with the n-th: a loop inlined twice into one function); a loop `into`
+ * lacks gets the next free id and its parent's id in `into`.  Lines match
+ * by file and line and stay sorted by both.  A loop's `entries` is null
+ * when either part's is.  0, or -1 as above. */
 int pisa_source_merge(json_object *into, json_object *from);
 
 /* d += s for two JSON integers, exactly over [-2^63, 2^64 - 1]; -1 when the

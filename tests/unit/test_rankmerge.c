@@ -427,6 +427,22 @@ static void test_loops_merge(void) {
   json_object_put(from);
 }
 
+/* A loop inlined twice into one function has one identity twice: the
+ * n-th copy of one part merges with the n-th of the other. */
+static void test_loops_twice(void) {
+  json_object *a[] = {loop(0, -1, 1, "f", 5, 6, 1, 1),
+                      loop(1, -1, 1, "f", 5, 6, 10, 1)};
+  json_object *b[] = {loop(0, -1, 1, "f", 5, 6, 2, 1),
+                      loop(1, -1, 1, "f", 5, 6, 20, 1)};
+  json_object *into = doc_of("loops", a, 2), *from = doc_of("loops", b, 2);
+  EXPECT(pisa_source_merge(into, from) == 0);
+  EXPECT_EQ(json_object_array_length(json_at(into, "loops")), 2);
+  EXPECT_EQ(at(loop_at(into, 0), "iterations"), 1 + 2);
+  EXPECT_EQ(at(loop_at(into, 1), "iterations"), 10 + 20);
+  json_object_put(into);
+  json_object_put(from);
+}
+
 static json_object *line(const char *file, int line, int loads) {
   char text[256];
   snprintf(text, sizeof text,
@@ -488,6 +504,7 @@ static void test_entries_keep_identity(void) {
 int main(void) {
   RUN(test_entropy_of_union);
   RUN(test_loops_merge);
+  RUN(test_loops_twice);
   RUN(test_lines_merge);
   RUN(test_entries_keep_identity);
   RUN(test_histograms_and_classes);
