@@ -145,20 +145,38 @@ static struct reuse_histograms *histograms_of(struct reuse_histograms **h) {
 
 /* The function's reuse histograms, created at its first instance in the
  * thread; NULL when memory ran out. */
-static struct reuse_histograms *fn_reuse(struct pisa_thread *t, uint32_t fn) {
-  if (fn >= t->fn_reuse_capacity) {
-    uint32_t cap = t->fn_reuse_capacity ? t->fn_reuse_capacity : 256;
-    while (cap <= fn)
+static int sampled(void) { return pisa_config.sampling.rate < 1; }
+
+/* Entry i of a growing array of histograms (a function's, a loop's),
+ * created at first use; NULL when memory ran out. */
+static struct reuse_histograms *
+indexed_histograms(struct reuse_histograms ***array, uint32_t *capacity,
+                   uint32_t i) {
+  if (i >= *capacity) {
+    uint32_t cap = *capacity ? *capacity : 256;
+    while (cap <= i)
       cap *= 2;
-    struct reuse_histograms **h = realloc(t->fn_reuse, cap * sizeof *h);
+    struct reuse_histograms **h = realloc(*array, cap * sizeof *h);
     if (!h)
       return NULL;
-    memset(h + t->fn_reuse_capacity, 0,
-           (cap - t->fn_reuse_capacity) * sizeof *h);
-    t->fn_reuse = h;
-    t->fn_reuse_capacity = cap;
+    memset(h + *capacity, 0, (cap - *capacity) * sizeof *h);
+    *array = h;
+    *capacity = cap;
   }
-  return histograms_of(&t->fn_reuse[fn]);
+  return histograms_of(&(*array)[i]);
+}
+
+static void free_histograms(struct reuse_histograms ***array,
+                            uint32_t *capacity) {
+  for (uint32_t i = 0; i < *capacity; i++)
+    free((*array)[i]);
+  free(*array);
+  *array = NULL;
+  *capacity = 0;
+}
+
+static struct reuse_histograms *fn_reuse(struct pisa_thread *t, uint32_t fn) {
+  return indexed_histograms(&t->fn_reuse, &t->fn_reuse_capacity, fn);
 }
 
 /* Room for the reuse distances of n sampled accesses. */
@@ -261,6 +279,15 @@ static size_t function_run(const struct event_batch *b, size_t i) {
   return i;
 }
 
+/* The end of the run of instances from i on whose blocks have the same
+ * innermost loop. */
+static size_t loop_run(const struct event_batch *b, size_t i) {
+  uint32_t loop = pisa_block_sources[b->block[i]].loop;
+  while (++i < b->n_instances && pisa_block_sources[b->block[i]].loop == loop)
+    ;
+  return i;
+}
+
 /* What instances [i, j) of b add to the space state fs: their counts from
  * b, the footprint and entropy of their accesses in space (b's instances,
  * all or the sampled accesses). */
@@ -345,6 +372,15 @@ static int reuse_histograms(struct pisa_thread *t, const struct event_batch *b,
     size_t j = function_run(b, i);
     histograms_of_instances(t, fn_reuse(t, pisa_blocks[b->block[i]].source), b,
                             i, j, regions);
+    i = j;
+  }
+  for (size_t i = 0, n = sampled() ? 0 : b->n_instances; i < n;) {
+    size_t j = loop_run(b, i);
+    uint32_t loop = pisa_block_sources[b->block[i]].loop;
+    if (loop != PROGRAM_NONE)
+      histograms_of_instances(
+          t, indexed_histograms(&t->loop_reuse, &t->loop_reuse_capacity, loop),
+          b, i, j, 0);
     i = j;
   }
   return 0;
@@ -659,8 +695,6 @@ static void consume_bursts(struct pisa_thread *t, struct pisa_bursts *bursts,
 
 /* ---- The groups ---------------------------------------------------------- */
 
-static int sampled(void) { return pisa_config.sampling.rate < 1; }
-
 /* The accesses a spatially sampled group sees: all of b, or b's
  * accesses to sampled blocks in `sample` (NULL when memory ran out). */
 static const struct event_batch *spatial(struct event_batch *sample,
@@ -792,11 +826,8 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   free(t->fns);
   t->fns = NULL;
   t->fn_capacity = 0;
-  for (uint32_t f = 0; f < t->fn_reuse_capacity; f++)
-    free(t->fn_reuse[f]);
-  free(t->fn_reuse);
-  t->fn_reuse = NULL;
-  t->fn_reuse_capacity = 0;
+  free_histograms(&t->fn_reuse, &t->fn_reuse_capacity);
+  free_histograms(&t->loop_reuse, &t->loop_reuse_capacity);
   for (size_t s = 0; s < PISA_MAX_LINE_SIZES; s++) {
     if (t->reuse[s])
       reuse_free(t->reuse[s]);

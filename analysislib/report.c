@@ -341,11 +341,13 @@ static void add_thread_counts(struct pisa_source_counts *all,
   add_counts(all->blocks, t->block_counts, t->block_capacity, all->n_blocks);
   add_counts(all->loop_entries, t->loop_entries, t->loop_entries_capacity,
              all->n_loops);
+  for (uint32_t l = 0; l < t->loop_reuse_capacity && l < all->n_loops; l++)
+    if (t->loop_reuse[l])
+      pisa_source_add_reuse(all, l, t->loop_reuse[l]);
 }
 
 /* "loops" and "lines" of the document, from the process's counts. */
-static void add_source_map(json_object *doc,
-                           const struct pisa_source_counts *all) {
+static void add_source_map(json_object *doc, struct pisa_source_counts *all) {
   if (!all->blocks || !all->loop_entries)
     return;
   add_if(doc, "loops", pisa_loops_json(all));
@@ -395,7 +397,8 @@ static json_object *build_result(int complete, int signal) {
   uint32_t n_loops = pisa_loop_count();
   struct pisa_source_counts all = {
       calloc(n_blocks ? n_blocks : 1, sizeof *all.blocks), n_blocks,
-      calloc(n_loops ? n_loops : 1, sizeof *all.loop_entries), n_loops};
+      calloc(n_loops ? n_loops : 1, sizeof *all.loop_entries), n_loops,
+      calloc(n_loops ? n_loops : 1, sizeof *all.loop_reuse)};
   int64_t position = 0;
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
     struct aggregate ta;
@@ -440,8 +443,7 @@ static json_object *build_result(int complete, int signal) {
   if (regions)
     json_object_object_add(doc, "regions", regions);
   add_source_map(doc, &all);
-  free(all.blocks);
-  free(all.loop_entries);
+  pisa_source_counts_free(&all);
   pisa_aggregate_free(&totals);
   pisa_aggregate_end();
   if (dropped)

@@ -129,6 +129,10 @@ struct pisa_thread {
   size_t reuse_bins_capacity;
   struct reuse_histograms **fn_reuse; /* per function, or NULL */
   uint32_t fn_reuse_capacity;
+  /* per innermost loop (exact runs): its own blocks' accesses, the inner
+   * loops' added when the result is built */
+  struct reuse_histograms **loop_reuse;
+  uint32_t loop_reuse_capacity;
   struct event_batch reuse_sample; /* sampled: accesses to sampled blocks */
   uint64_t *reuse_distances;       /* sampled: per access of reuse_sample */
   size_t reuse_distances_capacity;

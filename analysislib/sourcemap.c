@@ -64,6 +64,41 @@ static void loop_names_json(json_object *o, const struct program_loop *l) {
   json_object_object_add(o, "module", string_or_null(src->module));
 }
 
+/* Loop l's histograms in c, created empty at first use; NULL when memory
+ * ran out. */
+static struct reuse_histograms *loop_histograms(struct pisa_source_counts *c,
+                                                uint32_t l) {
+  struct reuse_histograms **h = &c->loop_reuse[l];
+  if (!*h && (*h = malloc(sizeof **h)))
+    histograms_init(*h, pisa_config.line_sizes, pisa_config.n_line_sizes);
+  return *h;
+}
+
+PISA_HIDDEN int pisa_source_add_reuse(struct pisa_source_counts *c, uint32_t l,
+                                      const struct reuse_histograms *h) {
+  struct reuse_histograms *into =
+      l < c->n_loops && c->loop_reuse ? loop_histograms(c, l) : NULL;
+  return into ? histograms_merge(into, h) : -1;
+}
+
+PISA_HIDDEN void pisa_source_counts_free(struct pisa_source_counts *c) {
+  for (uint32_t l = 0; c->loop_reuse && l < c->n_loops; l++)
+    free(c->loop_reuse[l]);
+  free(c->loop_reuse);
+  free(c->blocks);
+  free(c->loop_entries);
+}
+
+/* Every loop's histograms made inclusive of its inner loops' (inner loops
+ * have larger ids than the loops around them). */
+static void add_inner_reuse(struct pisa_source_counts *c) {
+  for (uint32_t l = c->n_loops; c->loop_reuse && l-- > 0;) {
+    uint32_t parent = pisa_loops[l].parent;
+    if (c->loop_reuse[l] && parent != PROGRAM_NONE)
+      pisa_source_add_reuse(c, parent, c->loop_reuse[l]);
+  }
+}
+
 /* A loop's entries: its preheader's executions, or when it has none, the
  * entries counted at run time (consume.c). */
 static uint64_t loop_entries(uint32_t id, const struct pisa_source_counts *c) {
@@ -91,14 +126,28 @@ static json_object *loop_json(uint32_t id, const struct pisa_mix *m,
                          json_object_new_uint64(mix_instructions(m)));
   json_object_object_add(o, "instruction_mix", mix_to_json(m));
   json_object_object_add(o, "memory_accesses", mix_accesses_to_json(m));
+  const struct reuse_histograms *h = c->loop_reuse ? c->loop_reuse[id] : NULL;
+  if (h && (pisa_config.families & PISA_FAMILY(REUSE))) {
+    json_object *reuse = reuse_distance_to_json(h);
+    json_object *miss = miss_ratio_to_json(h, locality_default_cache_bytes,
+                                           LOCALITY_DEFAULT_CACHES);
+    if (reuse && miss) {
+      json_object_object_add(o, "reuse_distance", reuse);
+      json_object_object_add(o, "miss_ratio", miss);
+    } else {
+      json_object_put(reuse);
+      json_object_put(miss);
+    }
+  }
   return o;
 }
 
-PISA_HIDDEN json_object *pisa_loops_json(const struct pisa_source_counts *c) {
+PISA_HIDDEN json_object *pisa_loops_json(struct pisa_source_counts *c) {
   struct loop_mixes lm = {.n = pisa_loop_count()};
   if (!lm.n || !(lm.mix = calloc(lm.n, sizeof *lm.mix)))
     return NULL;
   add_loop_blocks(&lm, c->blocks, c->n_blocks);
+  add_inner_reuse(c);
   json_object *loops = json_object_new_array();
   for (uint32_t l = 0; l < lm.n; l++) {
     if (!lm.mix[l])

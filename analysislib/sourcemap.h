@@ -12,11 +12,22 @@ struct pisa_source_counts {
   uint32_t n_blocks;
   uint64_t *loop_entries; /* entries of each loop without a preheader */
   uint32_t n_loops;
+  /* n_loops reuse histograms (exact runs): a loop's own blocks' accesses;
+   * NULL for none */
+  struct reuse_histograms **loop_reuse;
 };
+
+/* Adds histograms h (a thread's, of loop l) to the process's; -1 when
+ * memory ran out. */
+PISA_HIDDEN int pisa_source_add_reuse(struct pisa_source_counts *c, uint32_t l,
+                                      const struct reuse_histograms *h);
+
+/* Frees the counts' arrays. */
+PISA_HIDDEN void pisa_source_counts_free(struct pisa_source_counts *c);
 
 /* "loops": every loop whose header ran, its counts inclusive of its inner
  * loops.  NULL when no loop ran. */
-PISA_HIDDEN json_object *pisa_loops_json(const struct pisa_source_counts *c);
+PISA_HIDDEN json_object *pisa_loops_json(struct pisa_source_counts *c);
 
 /* "lines": every source line whose code ran, by file and line; NULL when
  * the program carries no line table. */
