@@ -44,6 +44,10 @@
 // RUN:   "load('%t.rss')['peak_rss_bytes'] <= load('%t.none.rss')['peak_rss_bytes'] + (16 << 20) + (32 << 20)"
 // RUN: %pisa-char show %t.json | FileCheck %s --check-prefix=SHOW
 // SHOW: sampling  over the memory limit: {{.*}}reuse{{.*}} are estimates, sampled from instruction {{[1-9][0-9]*}} on
+// RUN: %pisa-char rank --format csv %t.json | FileCheck %s --check-prefix=RANK
+// RUN: %pisa-char report -o %t.html %t.json
+// RUN: grep -q 'over the memory limit: .* are estimates' %t.html
+// RANK: ,estimated,
 // RUN: not %pisa-char --memory-limit 1023K %t 2>&1 | FileCheck %s --check-prefix=LIMIT
 // RUN: not %pisa-char --memory-limit -16M %t 2>&1 | FileCheck %s --check-prefix=LIMIT
 // RUN: not %pisa-char --memory-limit 16MB %t 2>&1 | FileCheck %s --check-prefix=LIMIT
