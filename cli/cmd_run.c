@@ -100,6 +100,9 @@ static const char usage_text[] =
     "                        deep mode: the calls of the functions whose\n"
     "                        name matches GLOB (inlined or not) are a\n"
     "                        region of interest named GLOB\n"
+    "      --no-regions      deep mode: ignore the program's regions of\n"
+    "                        interest (PISA_ROI markers); each open region\n"
+    "                        is analysed again, so this can halve the cost\n"
     "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
     "  -q, --quiet           print no summary and no status line\n"
     "  -h, --help            show this help\n"
@@ -143,7 +146,8 @@ enum {
   OPT_SAMPLE,
   OPT_MEMORY_LIMIT,
   OPT_ANALYSIS_THREADS,
-  OPT_ROI_FUNCTION
+  OPT_ROI_FUNCTION,
+  OPT_NO_REGIONS
 };
 
 static const struct option RunOptions[] = {
@@ -165,6 +169,7 @@ static const struct option RunOptions[] = {
     {"analysis-threads", required_argument, NULL, OPT_ANALYSIS_THREADS},
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
     {"roi-function", required_argument, NULL, OPT_ROI_FUNCTION},
+    {"no-regions", no_argument, NULL, OPT_NO_REGIONS},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -231,6 +236,9 @@ static int take_option(int opt, char *arg, void *ctx) {
     return run_parse_analysis_threads(cl, arg, s);
   case OPT_ROI_FUNCTION:
     return run_parse_roi_function(cl, arg, s);
+  case OPT_NO_REGIONS:
+    s->no_regions = 1;
+    break;
   case 'q':
     o->quiet = 1;
     break;
