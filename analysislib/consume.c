@@ -15,6 +15,8 @@
  * stream, each group keeping its own view of which regions are open. */
 #include "runtime.h"
 
+#include "budget.h"
+#include "fallback.h"
 #include "names.h"
 #include "reuse.h"
 
@@ -196,7 +198,8 @@ static uint64_t *sampled_distances(struct pisa_thread *t, size_t n) {
  * the bins hold them. */
 static int reuse_distances(struct pisa_thread *t, const struct event_batch *b) {
   size_t n = b->n_accesses;
-  double rate = pisa_config.sampling.rate;
+  double rate =
+      pisa_group_rate(PISA_CONSUME_REUSE, t->budget_steps[PISA_CONSUME_REUSE]);
   uint64_t *distances = rate < 1 ? sampled_distances(t, n) : NULL;
   if (!n || (rate < 1 && !distances))
     return -1;
@@ -344,18 +347,20 @@ static const struct reuse_histograms *counted_once(struct pisa_thread *t,
 
 /* The accesses of instances [i, j) of b into h, from the bins of the
  * thread's engines for b; counted once for h and regions (`regions`) when
- * there are enough of them. */
+ * there are enough of them, and always once the memory budget made each
+ * bin stand for several references (runtime.h, budget_steps). */
 static void histograms_of_instances(struct pisa_thread *t,
                                     struct reuse_histograms *h,
                                     const struct event_batch *b, size_t i,
                                     size_t j, int regions) {
   size_t a = b->first_access[i], a_end = b->first_access[j];
+  uint64_t weight = UINT64_C(1) << t->budget_steps[PISA_CONSUME_REUSE];
   const struct reuse_histograms *once;
   if (!h || a >= a_end)
     return;
-  if (regions && a_end - a >= REUSE_COUNT_ONCE_MIN &&
+  if ((weight > 1 || (regions && a_end - a >= REUSE_COUNT_ONCE_MIN)) &&
       (once = counted_once(t, b, i, j)))
-    histograms_merge(h, once);
+    histograms_merge_scaled(h, once, weight);
   else
     histograms_add_batch(h, (const uint8_t *const *)t->reuse_bins, a,
                          a_end - a);
@@ -374,7 +379,9 @@ static int reuse_histograms(struct pisa_thread *t, const struct event_batch *b,
                             i, j, regions);
     i = j;
   }
-  for (size_t i = 0, n = sampled() ? 0 : b->n_instances; i < n;) {
+  /* per loop only while the group is exact (no --sample, no budget step) */
+  int exact = !sampled() && !t->budget_steps[PISA_CONSUME_REUSE];
+  for (size_t i = 0, n = exact ? b->n_instances : 0; i < n;) {
     size_t j = loop_run(b, i);
     uint32_t loop = pisa_block_sources[b->block[i]].loop;
     if (loop != PROGRAM_NONE)
@@ -622,6 +629,15 @@ static int region_room(struct pisa_thread *t, uint32_t id) {
   return 0;
 }
 
+/* The thread's instructions through b (the mix counts entered blocks). */
+static uint64_t instruction_clock(struct pisa_thread *t,
+                                  const struct event_batch *b) {
+  for (size_t i = 0; i < b->n_instances; i++)
+    if ((b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED)
+      t->instructions += pisa_blocks[b->block[i]].n_instrs;
+  return t->instructions;
+}
+
 PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
                                       struct event_batch *b) {
   if (pisa_config.regions_off) { /* PISA_REGIONS=off */
@@ -629,6 +645,7 @@ PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
     return;
   }
   uint64_t before = b->desync; /* the decoder counted these already */
+  b->clock = instruction_clock(t, b);
   if (pisa_config.roi_function[0]) {
     t->fn_marks.n_marks = 0;
     function_marks(t, b, &t->fn_marks);
@@ -664,15 +681,15 @@ static void forget_before_burst(struct pisa_thread *t,
  * instances of the thread.  A burst starts at an instance that begins a
  * block's run (none continued from a gap) and after a gap. */
 static void consume_bursts(struct pisa_thread *t, struct pisa_bursts *bursts,
-                           const struct event_batch *b,
+                           uint64_t period, const struct event_batch *b,
                            void (*consume)(struct pisa_thread *,
                                            const struct event_batch *)) {
   const struct pisa_sampling_config *c = &pisa_config.sampling;
   size_t n = b->n_instances;
   for (size_t i = 0; i < n;) {
-    uint64_t at = (bursts->instances + i) % c->burst_period;
+    uint64_t at = (bursts->instances + i) % period;
     if (at >= c->burst_instances) {
-      i += c->burst_period - at < n - i ? c->burst_period - at : n - i;
+      i += period - at < n - i ? period - at : n - i;
       continue;
     }
     size_t first = i, end = c->burst_instances - at < n - i
@@ -695,14 +712,15 @@ static void consume_bursts(struct pisa_thread *t, struct pisa_bursts *bursts,
 
 /* ---- The groups ---------------------------------------------------------- */
 
-/* The accesses a spatially sampled group sees: all of b, or b's
- * accesses to sampled blocks in `sample` (NULL when memory ran out). */
-static const struct event_batch *spatial(struct event_batch *sample,
-                                         const struct event_batch *b,
-                                         const struct sample_filter *f) {
-  if (!sampled())
+/* The accesses spatially sampled group g sees: all of b, or b's accesses
+ * to sampled blocks in `sample` (NULL when memory ran out). */
+static const struct event_batch *spatial(struct pisa_thread *t, unsigned g,
+                                         struct event_batch *sample,
+                                         const struct event_batch *b) {
+  struct sample_filter f = pisa_group_filter(g, t->budget_steps[g]);
+  if (f.rate == 1)
     return b;
-  return sample_filter_batch(sample, b, f) ? NULL : sample;
+  return sample_filter_batch(sample, b, &f) ? NULL : sample;
 }
 
 static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
@@ -710,7 +728,7 @@ static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
   if (pisa_loop_count())
     count_loop_entries(t, b);
   const struct event_batch *fed =
-      spatial(&t->space_sample, b, &pisa_config.sampling.space);
+      spatial(t, PISA_CONSUME_SPACE, &t->space_sample, b);
   if (fed)
     consume_functions(t, b, fed);
   consume_regions(t, b, fed, PISA_CONSUME_SPACE, fed ? region_space : NULL);
@@ -718,7 +736,7 @@ static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
 
 static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
   const struct event_batch *fed =
-      spatial(&t->reuse_sample, b, &pisa_config.sampling.reuse);
+      spatial(t, PISA_CONSUME_REUSE, &t->reuse_sample, b);
   int regions = t->regions_open[PISA_CONSUME_REUSE] || b->n_marks;
   t->reuse_counted_to = 0; /* nothing of this batch counted yet */
   int bins = fed && !reuse_histograms(t, fed, regions);
@@ -727,19 +745,22 @@ static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
 
 /* A temporally sampled group (branch, schedules; its `families`): the
  * whole batch, or its bursts when sampled; its regions when they carry
- * its families (pisa_region_families). */
+ * its families (pisa_region_families) and the memory budget left the
+ * group exact. */
 static void consume_temporal(struct pisa_thread *t, struct pisa_bursts *bursts,
                              const struct event_batch *b,
                              void (*consume)(struct pisa_thread *,
                                              const struct event_batch *),
                              unsigned group, unsigned families,
                              region_segment *segment) {
-  if (sampled())
-    consume_bursts(t, bursts, b, consume);
+  unsigned steps = t->budget_steps[group];
+  if (pisa_group_rate(group, steps) < 1)
+    consume_bursts(t, bursts, pisa_group_burst_period(group, steps), b,
+                   consume);
   else
     consume(t, b);
-  consume_regions(t, b, b, group,
-                  pisa_region_families() & families ? segment : NULL);
+  int regions = (pisa_region_families() & families) && !steps;
+  consume_regions(t, b, b, group, regions ? segment : NULL);
 }
 
 static void consume_branch_group(struct pisa_thread *t,
@@ -753,6 +774,55 @@ static void consume_sched_group(struct pisa_thread *t,
   consume_temporal(t, &t->sched_bursts, b, consume_schedules,
                    PISA_CONSUME_SCHED, PISA_FAMILY(ILP) | PISA_FAMILY(BBLP),
                    region_schedules);
+}
+
+/* ---- The memory budget (fallback.h) ---------------------------------------
+ * A group's state follows its steps: the spatial groups keep the state of
+ * the blocks their new filter samples (a sampled block keeps its whole
+ * history), the temporal ones start their bursts; regions included. */
+
+static int keep_sampled(const void *filter, uint64_t addr) {
+  return sample_keep(filter, addr);
+}
+
+/* The footprints and entropy of a space state, the sampled blocks' only. */
+static void keep_space(struct pisa_fn_state *fs,
+                       const struct sample_filter *f) {
+  for (int c = 0; fs->footprint && c < 3; c++)
+    if (footprint_keep(&fs->footprint[c], keep_sampled, f))
+      pisa_out_of_memory();
+  if (fs->entropy && entropy_keep(fs->entropy, keep_sampled, f))
+    pisa_out_of_memory();
+}
+
+static void keep_space_group(struct pisa_thread *t,
+                             const struct sample_filter *f) {
+  for (uint32_t fn = 0; fn < t->fn_capacity; fn++)
+    keep_space(&t->fns[fn], f);
+  for (uint32_t id = 0; id < t->regions_seen[PISA_CONSUME_SPACE]; id++) {
+    struct pisa_region_state *r = region_at(t, id);
+    if (r)
+      keep_space(&r->fs, f);
+  }
+}
+
+/* Group g of t applies the steps it has not applied yet. */
+static void follow_budget(struct pisa_thread *t, unsigned g) {
+  unsigned steps = pisa_group_steps(g);
+  if (steps == t->budget_steps[g])
+    return;
+  struct sample_filter f = pisa_group_filter(g, steps);
+  if (g == PISA_CONSUME_SPACE)
+    keep_space_group(t, &f);
+  if (g == PISA_CONSUME_REUSE &&
+      reuse_keep(t->reuse, pisa_config.n_line_sizes, keep_sampled, &f))
+    pisa_out_of_memory();
+  struct pisa_bursts *bursts = g == PISA_CONSUME_SCHED    ? &t->sched_bursts
+                               : g == PISA_CONSUME_BRANCH ? &t->branch_bursts
+                                                          : NULL;
+  if (bursts && pisa_config.sampling.rate == 1 && !t->budget_steps[g])
+    bursts->instances = 0; /* the first burst starts here */
+  t->budget_steps[g] = steps;
 }
 
 PISA_HIDDEN unsigned pisa_consume_groups(void) {
@@ -776,8 +846,14 @@ PISA_HIDDEN void pisa_consume_group(struct pisa_thread *t,
       [PISA_CONSUME_BRANCH] = consume_branch_group,
       [PISA_CONSUME_SPACE] = consume_space,
   };
-  if (pisa_consume_groups() & (1u << group))
-    consume[group](t, b);
+  if (!(pisa_consume_groups() & (1u << group)))
+    return;
+  unsigned account = budget_enter(pisa_group_account(group));
+  follow_budget(t, group);
+  consume[group](t, b);
+  if (pisa_fallback_step(group, pisa_consume_groups(), b->clock))
+    follow_budget(t, group);
+  budget_enter(account);
   if (pisa_table_alloc_failures()) /* a footprint or reuse table */
     pisa_out_of_memory();
 }
@@ -805,8 +881,11 @@ static void regions_free(struct pisa_thread *t) {
       free(chunk[r].block_counts);
       fn_state_free(&chunk[r].fs);
       free(chunk[r].reuse);
+      budget_enter(BUDGET_BRANCH);
       branches_free(chunk[r].branches);
+      budget_enter(BUDGET_SCHED);
       sched_free(chunk[r].sched);
+      budget_enter(BUDGET_SPACE);
     }
     free(chunk);
     t->region_chunks[c] = NULL;
@@ -820,14 +899,18 @@ static void regions_free(struct pisa_thread *t) {
 }
 
 PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
+  unsigned account = budget_enter(BUDGET_SPACE); /* as charged */
   for (uint32_t f = 0; f < t->fn_capacity; f++)
     fn_state_free(&t->fns[f]);
+  event_batch_free(&t->space_sample);
   regions_free(t);
   free(t->fns);
   t->fns = NULL;
   t->fn_capacity = 0;
   free_histograms(&t->fn_reuse, &t->fn_reuse_capacity);
   free_histograms(&t->loop_reuse, &t->loop_reuse_capacity);
+  budget_enter(BUDGET_REUSE);
+  event_batch_free(&t->reuse_sample);
   for (size_t s = 0; s < PISA_MAX_LINE_SIZES; s++) {
     if (t->reuse[s])
       reuse_free(t->reuse[s]);
@@ -836,10 +919,15 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
     t->reuse_bins[s] = NULL;
   }
   t->reuse_bins_capacity = 0;
+  budget_enter(BUDGET_SCHED);
   sched_free(t->sched);
   t->sched = NULL;
+  event_batch_free(&t->sched_bursts.slice);
+  budget_enter(BUDGET_BRANCH);
   branches_free(t->branches);
   t->branches = NULL;
+  event_batch_free(&t->branch_bursts.slice);
+  budget_enter(account);
   free(t->block_counts);
   t->block_counts = NULL;
   t->block_capacity = 0;
@@ -848,10 +936,6 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   t->loop_entries_capacity = 0;
   for (unsigned s = 0; s < PISA_BATCH_SLOTS; s++)
     event_batch_free(&t->slots[s].batch);
-  event_batch_free(&t->reuse_sample);
-  event_batch_free(&t->space_sample);
-  event_batch_free(&t->branch_bursts.slice);
-  event_batch_free(&t->sched_bursts.slice);
   free(t->reuse_distances);
   free(t->reuse_counted);
   t->reuse_counted = NULL;

@@ -6,6 +6,7 @@
  * sum c log c).  Temporally sampled families are ratios over the bursts
  * and need no scaling. */
 #include "estimate.h"
+#include "fallback.h"
 #include "reuse.h"
 #include "threads.h"
 
@@ -13,11 +14,19 @@
 
 PISA_HIDDEN int pisa_sampled(void) { return pisa_config.sampling.rate < 1; }
 
-static double scale(void) { return 1.0 / pisa_config.sampling.rate; }
+/* The rate the space group ends the run at: the run's, or lower after
+ * the memory budget's steps (its state holds the blocks of the last). */
+static double space_rate(void) {
+  return pisa_group_rate(PISA_CONSUME_SPACE,
+                         pisa_group_steps(PISA_CONSUME_SPACE));
+}
+
+static uint64_t scaled(uint64_t sampled, double rate) {
+  return rate < 1 ? (uint64_t)llround((double)sampled / rate) : sampled;
+}
 
 PISA_HIDDEN uint64_t pisa_estimate_count(uint64_t sampled) {
-  return pisa_sampled() ? (uint64_t)llround((double)sampled * scale())
-                        : sampled;
+  return scaled(sampled, space_rate());
 }
 
 /* Bin 0 takes the difference between the expected and the scaled
@@ -32,18 +41,23 @@ static void adjust_bin0(uint64_t *counts, uint64_t accesses) {
     counts[0] -= scaled - accesses < counts[0] ? scaled - accesses : counts[0];
 }
 
+/* The counts of a run sampled from the start are scaled here; those
+ * after the memory budget's steps were weighted as they were counted
+ * (consume.c), relative to the run's rate. */
 PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
                                           uint64_t accesses) {
-  if (!pisa_sampled() || !histograms_accesses(h))
+  double rate = pisa_config.sampling.rate;
+  if (!histograms_accesses(h) ||
+      (rate == 1 && !pisa_group_steps(PISA_CONSUME_REUSE)))
     return;
   for (size_t s = 0; s < h->n_sizes; s++) {
     for (unsigned b = 0; b < LOCALITY_BINS; b++)
-      h->counts[s][b] = pisa_estimate_count(h->counts[s][b]);
+      h->counts[s][b] = scaled(h->counts[s][b], rate);
     adjust_bin0(h->counts[s], accesses);
   }
   for (size_t s = 0; s + 1 < h->n_sizes; s++) {
-    h->drops[s] = pisa_estimate_count(h->drops[s]);
-    h->strict_drops[s] = pisa_estimate_count(h->strict_drops[s]);
+    h->drops[s] = scaled(h->drops[s], rate);
+    h->strict_drops[s] = scaled(h->strict_drops[s], rate);
   }
 }
 
@@ -60,7 +74,8 @@ PISA_HIDDEN void pisa_estimate_counts(json_object *o) {
 
 PISA_HIDDEN void pisa_estimate_json(json_object *o, uint64_t sampled_accesses) {
   json_object *v;
-  if (!pisa_sampled())
+  double rate = space_rate();
+  if (rate == 1)
     return;
   if (json_object_object_get_ex(o, "footprint", &v))
     pisa_estimate_counts(v);
@@ -68,7 +83,7 @@ PISA_HIDDEN void pisa_estimate_json(json_object *o, uint64_t sampled_accesses) {
     return;
   for (size_t k = 0; k < json_object_array_length(v); k++) {
     double h =
-        json_object_get_double(json_object_array_get_idx(v, k)) + log2(scale());
+        json_object_get_double(json_object_array_get_idx(v, k)) - log2(rate);
     json_object_array_put_idx(v, k, json_object_new_double(h > 64 ? 64 : h));
   }
 }
@@ -86,17 +101,16 @@ static uint64_t reuse_units(void) {
   return n;
 }
 
-/* The bursts the threads analysed (the schedules' and branch's clocks
- * agree when both run). */
-static void burst_coverage(uint64_t *bursts) {
-  const struct pisa_sampling_config *c = &pisa_config.sampling;
-  *bursts = 0;
+/* The bursts the threads analysed for a temporal group, at its last
+ * period. */
+static uint64_t burst_coverage(unsigned g, uint64_t period) {
+  uint64_t bursts = 0;
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
-    uint64_t n = t->sched_bursts.instances > t->branch_bursts.instances
-                     ? t->sched_bursts.instances
-                     : t->branch_bursts.instances;
-    *bursts += (n + c->burst_period - 1) / c->burst_period;
+    uint64_t n = g == PISA_CONSUME_SCHED ? t->sched_bursts.instances
+                                         : t->branch_bursts.instances;
+    bursts += (n + period - 1) / period;
   }
+  return bursts;
 }
 
 static json_object *spatial_json(const struct sample_filter *f, uint64_t units,
@@ -115,54 +129,69 @@ static json_object *spatial_json(const struct sample_filter *f, uint64_t units,
   return o;
 }
 
-static json_object *temporal_json(uint64_t bursts) {
-  const struct pisa_sampling_config *c = &pisa_config.sampling;
+static json_object *temporal_json(unsigned g) {
+  unsigned steps = pisa_group_steps(g);
+  uint64_t period = pisa_group_burst_period(g, steps);
   json_object *o = json_object_new_object();
   json_object_object_add(o, "method", json_object_new_string("temporal"));
-  json_object_object_add(o, "rate", json_object_new_double(c->rate));
-  json_object_object_add(o, "burst_instances",
-                         json_object_new_uint64(c->burst_instances));
-  json_object_object_add(o, "period_instances",
-                         json_object_new_uint64(c->burst_period));
-  json_object_object_add(o, "bursts", json_object_new_uint64(bursts));
+  json_object_object_add(o, "rate",
+                         json_object_new_double(pisa_group_rate(g, steps)));
+  json_object_object_add(
+      o, "burst_instances",
+      json_object_new_uint64(pisa_config.sampling.burst_instances));
+  json_object_object_add(o, "period_instances", json_object_new_uint64(period));
+  json_object_object_add(o, "bursts",
+                         json_object_new_uint64(burst_coverage(g, period)));
   return o;
 }
 
-/* Which method each enabled family's figures come from, and the error
- * estimate of the spatial ones: the relative standard error of a count
- * scaled from n sampled units, sqrt((1 - rate) / n), and for entropy the
- * bits that error moves log2 N by. */
-PISA_HIDDEN json_object *pisa_sampling_json(const struct aggregate *totals) {
-  if (!pisa_sampled())
-    return NULL;
-  const struct pisa_sampling_config *c = &pisa_config.sampling;
-  unsigned fam = pisa_config.families;
+/* The sampled units of the space group: its last filter's blocks in the
+ * process's footprint. */
+static uint64_t space_units(const struct aggregate *totals, unsigned shift) {
   struct footprint all;
   footprint_init(&all);
   for (int k = 0; k < 3; k++)
     footprint_merge(&all, &totals->class_footprint[k]);
-  uint64_t space_units = footprint_blocks(&all, UINT64_C(1) << c->space.shift);
-  uint64_t reuse = reuse_units(), bursts;
+  uint64_t units = footprint_blocks(&all, UINT64_C(1) << shift);
   footprint_free(&all);
-  burst_coverage(&bursts);
+  return units;
+}
+
+/* Family f's entry: its method, rate and error estimate (the relative
+ * standard error of a count scaled from n sampled units,
+ * sqrt((1 - rate) / n), and for entropy the bits that error moves log2 N
+ * by), and where the memory budget switched it. */
+static json_object *family_json(unsigned f, const struct aggregate *totals) {
+  unsigned g = pisa_family_group(f), bit = 1u << f;
+  struct sample_filter filter = pisa_group_filter(g, pisa_group_steps(g));
+  json_object *o;
+  if (g == PISA_CONSUME_REUSE)
+    o = spatial_json(&filter, reuse_units(), 1);
+  else if (g == PISA_CONSUME_SPACE)
+    o = spatial_json(&filter, space_units(totals, filter.shift),
+                     bit & PISA_FAMILY(ENTROPY) ? 1 / M_LN2 : 1);
+  else
+    o = temporal_json(g);
+  pisa_fallback_json(f, o);
+  return o;
+}
+
+/* Sampled runs (--sample) give every enabled family; exact ones the
+ * families the memory budget switched, if any. */
+PISA_HIDDEN json_object *pisa_sampling_json(const struct aggregate *totals) {
   json_object *families = json_object_new_object();
-  for (unsigned f = 0; f < PISA_FAMILY_COUNT; f++) {
-    unsigned bit = 1u << f;
-    json_object *o;
-    if (!(fam & bit))
-      continue;
-    if (bit & (PISA_FAMILY(REUSE) | PISA_FAMILY(LOCALITY)))
-      o = spatial_json(&c->reuse, reuse, 1);
-    else if (bit & (PISA_FAMILY(FOOTPRINT) | PISA_FAMILY(CLASSES)))
-      o = spatial_json(&c->space, space_units, 1);
-    else if (bit & PISA_FAMILY(ENTROPY))
-      o = spatial_json(&c->space, space_units, 1 / M_LN2);
-    else
-      o = temporal_json(bursts);
-    json_object_object_add(families, pisa_family_names[f], o);
+  for (unsigned f = 0; f < PISA_FAMILY_COUNT; f++)
+    if ((pisa_config.families & (1u << f)) &&
+        (pisa_sampled() || pisa_group_steps(pisa_family_group(f))))
+      json_object_object_add(families, pisa_family_names[f],
+                             family_json(f, totals));
+  if (!json_object_object_length(families)) {
+    json_object_put(families);
+    return NULL;
   }
   json_object *o = json_object_new_object();
-  json_object_object_add(o, "rate", json_object_new_double(c->rate));
+  json_object_object_add(o, "rate",
+                         json_object_new_double(pisa_config.sampling.rate));
   json_object_object_add(o, "families", families);
   return o;
 }

@@ -112,6 +112,7 @@ struct pisa_thread {
   uint64_t desync; /* words dropped: not explained by the static tables */
   struct pisa_batch_slot slots[PISA_BATCH_SLOTS]; /* decoded buffers */
   unsigned next_slot;
+  uint64_t instructions; /* through the last batch prepared (event clock) */
 
   /* metrics (consume.c), by consumer group: each group's fields are
    * touched by one thread at a time */
@@ -146,6 +147,10 @@ struct pisa_thread {
   /* schedules: ILP/BBLP, when enabled */
   struct sched *sched;
   struct pisa_bursts sched_bursts;
+  /* the memory budget's steps (fallback.h) each group applied to its
+   * state: after k steps of the reuse group a bin stands for 2^k
+   * references */
+  unsigned budget_steps[PISA_CONSUME_GROUPS];
   /* regions of interest (consume.c): the chunks are allocated by the
    * producing thread (pisa_consume_prepare) before a batch names them */
   struct pisa_region_state *region_chunks[PISA_REGION_CHUNKS];

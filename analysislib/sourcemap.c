@@ -5,6 +5,7 @@
  * the instruction runs and access sites of the code that comes from it. */
 #include "sourcemap.h"
 #include "aggregate.h"
+#include "fallback.h"
 
 #include <stdlib.h>
 #include <uthash.h>
@@ -126,8 +127,11 @@ static json_object *loop_json(uint32_t id, const struct pisa_mix *m,
                          json_object_new_uint64(mix_instructions(m)));
   json_object_object_add(o, "instruction_mix", mix_to_json(m));
   json_object_object_add(o, "memory_accesses", mix_accesses_to_json(m));
+  /* none once the memory budget switched the reuse group to sampling:
+   * the loops' histograms then stop at the switch (consume.c) */
   const struct reuse_histograms *h = c->loop_reuse ? c->loop_reuse[id] : NULL;
-  if (h && (pisa_config.families & PISA_FAMILY(REUSE))) {
+  if (h && (pisa_config.families & PISA_FAMILY(REUSE)) &&
+      !pisa_group_steps(PISA_CONSUME_REUSE)) {
     json_object *reuse = reuse_distance_to_json(h);
     json_object *miss = miss_ratio_to_json(h, locality_default_cache_bytes,
                                            LOCALITY_DEFAULT_CACHES);

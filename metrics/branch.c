@@ -3,6 +3,7 @@
  * length) in one open-addressing table; the plain entropy and every shorter
  * history come from these counts when asked, by grouping on fewer symbols. */
 #include "branch.h"
+#include "budget.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -59,6 +60,7 @@ static int grow(struct branch_stats *s) {
     if (s->contexts[i].table)
       *find_slot(fresh, capacity, &s->contexts[i]) = s->contexts[i];
   free(s->contexts);
+  budget_charge(budget_current(), (capacity - s->capacity) * sizeof *fresh);
   s->contexts = fresh;
   s->capacity = capacity;
   return 0;
@@ -93,6 +95,8 @@ int branch_init(struct branch_stats *s, const unsigned *histories, size_t n) {
 }
 
 void branch_free(struct branch_stats *s) {
+  budget_release(budget_current(), s->n_local * sizeof *s->local +
+                                       s->capacity * sizeof *s->contexts);
   free(s->local);
   free(s->contexts);
   s->local = NULL;
@@ -123,6 +127,7 @@ static struct branch_local *local_of(struct branch_stats *s, uint32_t branch) {
     if (!l)
       return NULL;
     memset(l + s->n_local, 0, (n - s->n_local) * sizeof *l);
+    budget_charge(budget_current(), (n - s->n_local) * sizeof *l);
     s->local = l;
     s->n_local = n;
   }

@@ -117,6 +117,23 @@ void entropy_merge(struct entropy_counts *dst,
   dst->out_of_memory |= src->out_of_memory;
 }
 
+int entropy_keep(struct entropy_counts *e,
+                 int (*keep)(const void *ctx, uint64_t addr), const void *ctx) {
+  struct entropy_counts kept;
+  size_t iter = 0;
+  uint64_t addr, count;
+  entropy_init(&kept);
+  while (next_count(e, &iter, &addr, &count))
+    if (keep(ctx, addr) && add_count(&kept, addr, bucket_hash(addr), count)) {
+      entropy_free(&kept);
+      return -1;
+    }
+  kept.out_of_memory = e->out_of_memory;
+  entropy_free(e);
+  *e = kept;
+  return 0;
+}
+
 /* LSD radix sort by address bytes, skipping bytes equal in every address
  * (the high bytes of user-space addresses are). */
 static void sort_by_address(struct address_count *items,

@@ -49,6 +49,12 @@ int entropy_compute(const struct entropy_counts *e, unsigned max_shift,
 struct json_object *entropy_to_json(const struct entropy_counts *e,
                                     unsigned max_shift);
 
+/* Keeps only the counts of the start addresses `keep` accepts (the memory
+ * budget's sampling), in a table rebuilt to fit; N becomes their sum.  0,
+ * or -1 when memory ran out (e is then unchanged). */
+int entropy_keep(struct entropy_counts *e,
+                 int (*keep)(const void *ctx, uint64_t addr), const void *ctx);
+
 /* Distinct start addresses counted. */
 size_t entropy_distinct_addresses(const struct entropy_counts *e);
 

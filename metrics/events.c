@@ -2,9 +2,20 @@
  * from buffer to buffer, so its arrays grow to the largest buffer seen and
  * stay: one block for the instances' arrays, one for the accesses'. */
 #include "events.h"
+#include "budget.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Bytes of the arrays of n instances (first_access has one more), and of
+ * n accesses. */
+static size_t instance_bytes(size_t n) {
+  return n ? (4 * n + 1) * sizeof(uint32_t) + n : 0;
+}
+
+static size_t access_bytes(size_t n) {
+  return n * (2 * sizeof(uint64_t) + sizeof(uint32_t) + 2);
+}
 
 void event_batch_init(struct event_batch *b) {
   memset(b, 0, sizeof *b);
@@ -12,6 +23,8 @@ void event_batch_init(struct event_batch *b) {
 }
 
 void event_batch_free(struct event_batch *b) {
+  budget_release(budget_current(), instance_bytes(b->instance_capacity) +
+                                       access_bytes(b->access_capacity));
   free(b->first_access); /* the instances' arrays */
   free(b->addr);         /* the accesses' arrays */
   free(b->mark_instance);
@@ -64,10 +77,12 @@ struct event_batch event_batch_slice(const struct event_batch *b, size_t first,
 static int grow_instances(struct event_batch *b, size_t n) {
   if (n <= b->instance_capacity)
     return 0;
-  uint32_t *p = malloc((4 * n + 1) * sizeof *p + n);
+  uint32_t *p = malloc(instance_bytes(n));
   if (!p)
     return -1;
   free(b->first_access);
+  budget_charge(budget_current(),
+                instance_bytes(n) - instance_bytes(b->instance_capacity));
   b->first_access = p;
   b->block = p + n + 1;
   b->first_site = b->block + n;
@@ -81,10 +96,12 @@ static int grow_instances(struct event_batch *b, size_t n) {
 static int grow_accesses(struct event_batch *b, size_t n) {
   if (n <= b->access_capacity)
     return 0;
-  uint64_t *p = malloc(n * (2 * sizeof *p + sizeof(uint32_t) + 2));
+  uint64_t *p = malloc(access_bytes(n));
   if (!p)
     return -1;
   free(b->addr);
+  budget_charge(budget_current(),
+                access_bytes(n) - access_bytes(b->access_capacity));
   b->addr = p;
   b->size = p + n;
   b->site = (uint32_t *)(b->size + n);

@@ -90,6 +90,9 @@ struct event_batch {
   /* Record words the decoder dropped in this batch: not explained by the
    * program (signal handlers, non-local jumps, unknown blocks). */
   uint64_t desync;
+  /* The thread's instructions through this batch, for a consumer that
+   * needs a clock (the runtime's memory budget); 0 when nobody set it. */
+  uint64_t clock;
 
   /* Region markers (PISA_ROI_BEGIN / END) in program order: marker m came
    * after the instances before mark_instance[m] and before the others;

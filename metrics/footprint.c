@@ -96,6 +96,33 @@ static int next_page(const struct footprint *f, size_t *iter, uint64_t *page,
   return 0;
 }
 
+int footprint_keep(struct footprint *f,
+                   int (*keep)(const void *ctx, uint64_t addr),
+                   const void *ctx) {
+  struct footprint kept;
+  size_t iter = 0;
+  uint64_t page;
+  const uint64_t *lines;
+  footprint_init(&kept);
+  while (next_page(f, &iter, &page, &lines)) {
+    uint64_t *to = NULL;
+    for (unsigned l = 0; l < FOOTPRINT_PAGE_LINES; l++) {
+      uint64_t line = page << FOOTPRINT_PAGE_SHIFT | l << FOOTPRINT_LINE_SHIFT;
+      if (!lines[l] || !keep(ctx, line))
+        continue;
+      if (!to && !(to = footprint_page(&kept, page))) {
+        footprint_free(&kept);
+        return -1;
+      }
+      to[l] = lines[l];
+    }
+  }
+  kept.out_of_memory = f->out_of_memory;
+  footprint_free(f);
+  *f = kept; /* its cached masks live in its slabs, which do not move */
+  return 0;
+}
+
 /* Mask of bytes [first, last] of a line, 0 <= first <= last <= 63. */
 static inline uint64_t byte_range_mask(unsigned first, unsigned last) {
   return (~UINT64_C(0) << first) & (~UINT64_C(0) >> (63 - last));

@@ -71,6 +71,14 @@ static inline void footprint_add(struct footprint *f, uint64_t addr,
 /* dst becomes the union of dst and src. */
 void footprint_merge(struct footprint *dst, const struct footprint *src);
 
+/* Keeps only the bytes whose 64-byte line `keep` accepts (the memory
+ * budget's sampling: a sampled unit of at least a line keeps its whole
+ * history); the page table and masks are rebuilt to fit.  0, or -1 when
+ * memory ran out (f is then unchanged). */
+int footprint_keep(struct footprint *f,
+                   int (*keep)(const void *ctx, uint64_t addr),
+                   const void *ctx);
+
 /* Distinct bytes touched. */
 uint64_t footprint_bytes(const struct footprint *f);
 

@@ -75,16 +75,22 @@ void histograms_add_batch(struct reuse_histograms *h,
 
 int histograms_merge(struct reuse_histograms *dst,
                      const struct reuse_histograms *src) {
+  return histograms_merge_scaled(dst, src, 1);
+}
+
+int histograms_merge_scaled(struct reuse_histograms *dst,
+                            const struct reuse_histograms *src,
+                            uint64_t weight) {
   if (dst->n_sizes != src->n_sizes ||
       memcmp(dst->line_bytes, src->line_bytes,
              dst->n_sizes * sizeof(*dst->line_bytes)) != 0)
     return -1;
   for (size_t s = 0; s < dst->n_sizes; s++)
     for (unsigned b = 0; b < LOCALITY_BINS; b++)
-      dst->counts[s][b] += src->counts[s][b];
+      dst->counts[s][b] += weight * src->counts[s][b];
   for (size_t s = 0; s + 1 < dst->n_sizes; s++) {
-    dst->drops[s] += src->drops[s];
-    dst->strict_drops[s] += src->strict_drops[s];
+    dst->drops[s] += weight * src->drops[s];
+    dst->strict_drops[s] += weight * src->strict_drops[s];
   }
   return 0;
 }

@@ -54,6 +54,11 @@ void histograms_add_batch(struct reuse_histograms *h,
  * differ. */
 int histograms_merge(struct reuse_histograms *dst,
                      const struct reuse_histograms *src);
+/* dst += weight * src: a sampled stream's counts, each standing for
+ * `weight` references (the memory budget's sampling, consume.c). */
+int histograms_merge_scaled(struct reuse_histograms *dst,
+                            const struct reuse_histograms *src,
+                            uint64_t weight);
 
 /* Accesses counted (the same at every line size). */
 uint64_t histograms_accesses(const struct reuse_histograms *h);

@@ -983,6 +983,110 @@ void reuse_batch(struct reuse_engine *e, const uint64_t *addrs, size_t n,
   e->batch(e, addrs, n, bins, distances);
 }
 
+/* ---- Keeping a subset of the blocks (the memory budget's sampling) ---- */
+
+struct stamped {
+  uint32_t stamp;
+  uint64_t block;
+};
+
+static int by_stamp(const void *a, const void *b) {
+  uint32_t x = ((const struct stamped *)a)->stamp,
+           y = ((const struct stamped *)b)->stamp;
+  return (x > y) - (x < y);
+}
+
+/* The engine proper's blocks with their stamps (the window's have none),
+ * from its neighbourhood or bucket table, into out (room for all). */
+static size_t stamped_blocks(const struct reuse_engine *e,
+                             struct stamped *out) {
+  size_t n = 0;
+  if (e->nbh) {
+    unsigned first = nbh_first_stamp(e->shift), count = nbh_stamps(e->shift);
+    for (size_t i = 0; i < e->nbh->nentries; i++) {
+      const struct nbh_entry *x = &e->nbh->entries[i];
+      for (unsigned k = 0; x->key && k < count; k++)
+        if (x->stamp[first + k])
+          out[n++] =
+              (struct stamped){x->stamp[first + k],
+                               ((x->key - 1) << (NBH_SHIFT - e->shift)) | k};
+    }
+    return n;
+  }
+  for (size_t i = 0; i < e->table.nbuckets; i++) {
+    const struct bucket *b = &e->table.buckets[i];
+    for (unsigned s = 0; s < b->fill; s++)
+      if (b->value[s])
+        out[n++] = (struct stamped){b->value[s], b->key[s]};
+  }
+  return n;
+}
+
+/* The addresses of e's blocks that keep accepts, least recent first, into
+ * *addrs (malloc'd); their number, or SIZE_MAX when memory ran out. */
+static size_t kept_by_recency(const struct reuse_engine *e, uint64_t **addrs,
+                              int (*keep)(const void *, uint64_t),
+                              const void *ctx) {
+  size_t room = (e->nbh ? e->nbh->used * nbh_stamps(e->shift) : e->table.used) +
+                e->nwin + 1,
+         n, kept = 0;
+  struct stamped *all = malloc(room * sizeof *all);
+  uint64_t *out = malloc(room * sizeof *out);
+  if (!all || !out) {
+    free(all);
+    free(out);
+    return SIZE_MAX;
+  }
+  n = stamped_blocks(e, all);
+  qsort(all, n, sizeof *all, by_stamp);
+  for (size_t i = 0; i < n + e->nwin; i++) {
+    uint64_t block = i < n ? all[i].block : e->window[e->nwin - 1 - (i - n)];
+    if (keep(ctx, block << e->shift))
+      out[kept++] = block << e->shift;
+  }
+  free(all);
+  *addrs = out;
+  return kept;
+}
+
+/* A new engine like e (sharing partner's table) that has seen e's kept
+ * blocks in e's order; NULL when memory ran out. */
+static struct reuse_engine *rebuilt(const struct reuse_engine *e,
+                                    struct reuse_engine *partner,
+                                    int (*keep)(const void *, uint64_t),
+                                    const void *ctx) {
+  uint64_t *addrs = NULL;
+  size_t n = kept_by_recency(e, &addrs, keep, ctx);
+  struct reuse_engine *fresh =
+      n == SIZE_MAX ? NULL : reuse_new_sharing(e->shift, partner);
+  uint8_t *bins = fresh ? malloc(n ? n : 1) : NULL;
+  if (bins)
+    reuse_batch(fresh, addrs, n, bins, NULL);
+  else if (fresh)
+    reuse_free(fresh);
+  free(bins);
+  free(addrs);
+  return bins ? fresh : NULL;
+}
+
+int reuse_keep(struct reuse_engine **engines, size_t n,
+               int (*keep)(const void *ctx, uint64_t addr), const void *ctx) {
+  struct reuse_engine *fresh[64] = {0};
+  size_t s = 0;
+  for (; s < n && s < 64; s++)
+    if (engines[s] &&
+        !(fresh[s] = rebuilt(engines[s], s ? fresh[s - 1] : NULL, keep, ctx)))
+      break;
+  int ok = s == n;
+  for (size_t k = 0; k < s; k++) {
+    struct reuse_engine **drop = ok ? &engines[k] : &fresh[k];
+    reuse_free(*drop);
+    if (ok)
+      engines[k] = fresh[k];
+  }
+  return ok ? 0 : -1;
+}
+
 uint64_t reuse_distinct_blocks(const struct reuse_engine *e) {
   return e->distinct;
 }

@@ -35,6 +35,15 @@ void reuse_free(struct reuse_engine *e);
 void reuse_batch(struct reuse_engine *e, const uint64_t *addrs, size_t n,
                  uint8_t *bins, uint64_t *distances);
 
+/* Keeps, in engines[0..n) (ascending line sizes, each sharing the table of
+ * the one before where they can), only the blocks whose address `keep`
+ * accepts, in the same LRU order: the engines are rebuilt from their blocks
+ * in recency order, least recent first, so every later distance counts the
+ * kept blocks only.  Engines that are NULL stay NULL.  0, or -1 when memory
+ * ran out (the engines are then unchanged). */
+int reuse_keep(struct reuse_engine **engines, size_t n,
+               int (*keep)(const void *ctx, uint64_t addr), const void *ctx);
+
 /* Distinct blocks referenced so far (the cold references). */
 uint64_t reuse_distinct_blocks(const struct reuse_engine *e);
 

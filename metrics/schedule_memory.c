@@ -1,39 +1,27 @@
 /* schedule_memory.c: the schedules' memory-dependency state (shadow pages
  * of entries by exact start address, overflow chunks for the addresses that
- * share an entry), its widening from 32- to 64-bit words, and the
- * process-wide budget all schedulers draw it from.  The page-cache hit is
+ * share an entry), its widening from 32- to 64-bit words, and its charges
+ * to the process's memory budget (budget.h).  The page-cache hit is
  * inline in schedule_internal.h; this is the rest. */
+#include "budget.h"
 #include "schedule_internal.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define CHUNK_ENTRIES 1024
 
-/* Memory-dependency state held by every scheduler of the process. */
-static _Atomic uint64_t memory_bytes;
-
-/* Takes `bytes` from the process's budget; 0 when it is spent. */
+/* Takes `bytes` for the memory-dependency state from the process's budget
+ * (budget.h): 0 when all analysis state together would pass the limit. */
 static int budget_take(const struct sched *s, uint64_t bytes) {
   uint64_t limit = s->cfg.max_memory_bytes;
-  if (!limit) {
-    atomic_fetch_add_explicit(&memory_bytes, bytes, memory_order_relaxed);
-    return 1;
-  }
-  uint64_t used = atomic_load_explicit(&memory_bytes, memory_order_relaxed);
-  do {
-    if (used + bytes > limit)
-      return 0;
-  } while (!atomic_compare_exchange_weak_explicit(
-      &memory_bytes, &used, used + bytes, memory_order_relaxed,
-      memory_order_relaxed));
+  if (limit && budget_used() + bytes > limit)
+    return 0;
+  budget_charge(BUDGET_SCHED, bytes);
   return 1;
 }
 
-static void budget_give(uint64_t bytes) {
-  atomic_fetch_sub_explicit(&memory_bytes, bytes, memory_order_relaxed);
-}
+static void budget_give(uint64_t bytes) { budget_release(BUDGET_SCHED, bytes); }
 
 /* Zeroed memory taken from the budget; NULL when either is short. */
 static unsigned char *budget_calloc(const struct sched *s, size_t bytes) {
@@ -207,7 +195,7 @@ void sched_widen(struct sched *s) {
       free(*block[b]);
       *block[b] = (unsigned char *)wide[b];
     }
-    atomic_fetch_add_explicit(&memory_bytes, total, memory_order_relaxed);
+    budget_charge(BUDGET_SCHED, total);
     memset(s->page_cache, 0, sizeof s->page_cache);
   } else { /* no memory: forget the state, and say the results are not exact */
     for (size_t b = 0; b < k; b++)

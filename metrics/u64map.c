@@ -2,6 +2,7 @@
  * over 16-byte slots keeps a lookup to one cache line in the common case;
  * keys are mixed so that sequential keys (page numbers) spread evenly. */
 #include "u64map.h"
+#include "budget.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,16 +31,22 @@ static void *table_alloc_failed(void) {
   return NULL;
 }
 
-void *pisa_table_alloc(size_t bytes) {
+/* What a table of `bytes` takes: its heap block or its huge pages. */
+static size_t table_bytes(size_t bytes) {
+  return wants_huge_pages(bytes) ? round_up(bytes, HUGE_PAGE_BYTES)
+                                 : round_up(bytes ? bytes : 1, 64);
+}
+
+static void *table_map(size_t bytes) {
   if (!wants_huge_pages(bytes)) {
-    void *p = aligned_alloc(64, round_up(bytes ? bytes : 1, 64));
+    void *p = aligned_alloc(64, table_bytes(bytes));
     if (!p)
       return table_alloc_failed();
     memset(p, 0, bytes);
     return p;
   }
   /* map one huge page more than needed and trim to a 2 MiB boundary */
-  size_t size = round_up(bytes, HUGE_PAGE_BYTES);
+  size_t size = table_bytes(bytes);
   char *map = mmap(NULL, size + HUGE_PAGE_BYTES, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED)
@@ -52,13 +59,21 @@ void *pisa_table_alloc(size_t bytes) {
   return start;
 }
 
+void *pisa_table_alloc(size_t bytes) {
+  void *p = table_map(bytes);
+  if (p)
+    budget_charge(budget_current(), table_bytes(bytes));
+  return p;
+}
+
 void pisa_table_free(void *p, size_t bytes) {
   if (!p)
     return;
+  budget_release(budget_current(), table_bytes(bytes));
   if (!wants_huge_pages(bytes))
     free(p);
   else
-    munmap(p, round_up(bytes, HUGE_PAGE_BYTES));
+    munmap(p, table_bytes(bytes));
 }
 
 /* The slot holding key, or the empty slot where it belongs.  key != 0 and

@@ -146,17 +146,24 @@ int metrics_miss_estimate(json_object *m, uint64_t cache_bytes,
 
 int metrics_sampling_note(json_object *root, char *buf, size_t n) {
   json_object *families = json_at(root, "config/sampling/families");
+  double rate = json_count_at(root, "config/sampling/rate");
+  uint64_t first = UINT64_MAX; /* the earliest switch of the memory budget */
   size_t len;
   if (!families || !json_object_object_length(families))
     return 0;
-  len = (size_t)snprintf(buf, n, "sampled at %.4g%%:",
-                         100 * json_count_at(root, "config/sampling/rate"));
+  len = rate < 1 ? (size_t)snprintf(buf, n, "sampled at %.4g%%:", 100 * rate)
+                 : (size_t)snprintf(buf, n, "over the memory limit:");
   json_object_object_foreach(families, name, family) {
-    (void)family;
+    json_object *at = json_at(family, "switched_at");
+    if (at && json_object_get_uint64(at) < first)
+      first = json_object_get_uint64(at);
     if (len < n)
       len += (size_t)snprintf(buf + len, n - len, " %s", name);
   }
   if (len < n)
-    snprintf(buf + len, n - len, " are estimates");
+    len += (size_t)snprintf(buf + len, n - len, " are estimates");
+  if (first != UINT64_MAX && len < n)
+    snprintf(buf + len, n - len, ", sampled from instruction %llu on",
+             (unsigned long long)first);
   return 1;
 }

@@ -208,8 +208,11 @@ static int approximate(json_object *metrics) {
 const char *doc_precision(const struct pisa_doc *doc, char *buf, size_t n) {
   double every = 1;
   json_object *totals = doc_metrics_of_record(doc);
+  json_object *sampled = json_at(doc->root, "config/sampling/families");
   if (json_number_at(doc->root, "counter/sample_every", &every) && every > 1)
     snprintf(buf, n, "sampled 1/%.0f", every);
+  else if (sampled && json_object_object_length(sampled))
+    snprintf(buf, n, "estimated");
   else if (json_object_is_type(totals, json_type_object) && approximate(totals))
     snprintf(buf, n, "approximate");
   else

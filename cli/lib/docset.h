@@ -44,8 +44,9 @@ size_t docset_regions_of_record(const struct pisa_docset *set);
 int doc_is_counter(const struct pisa_doc *doc);
 
 /* How exact a document's counts are, for people: "exact", "sampled 1/N"
- * (counter mode's regions) or "approximate" (a deep family computed with
- * a bounded-memory approximation). */
+ * (counter mode's regions), "estimated" (deep families sampled: --sample
+ * or the memory budget) or "approximate" (a deep family computed with a
+ * bounded-memory approximation). */
 const char *doc_precision(const struct pisa_doc *doc, char *buf, size_t n);
 
 #endif

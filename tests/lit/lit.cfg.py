@@ -48,6 +48,7 @@ config.substitutions += [
     ("%validate", f"{config.python} {tools}/validate.py"),
     ("%jcheck", f"{config.python} {tools}/jcheck.py"),
     ("%same-metrics", f"{config.python} {tools}/same_metrics.py"),
+    ("%peak-rss", f"{config.python} {tools}/peak_rss.py"),
     ("%expect-status", f"{config.python} {tools}/expect_status.py"),
     ("%usage-error", f"{config.python} {tools}/expect_usage_error.py"),
     ("%python", config.python),
