@@ -16,6 +16,7 @@
 #include "runtime.h"
 
 #include "names.h"
+#include "objects.h"
 #include "reuse.h"
 
 #include <fnmatch.h>
@@ -641,6 +642,8 @@ static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
       spatial(&t->space_sample, b, &pisa_config.sampling.space);
   if (fed)
     consume_functions(t, b, fed);
+  if (pisa_config.objects)
+    pisa_objects_consume(t, b);
   consume_regions(t, b, fed, PISA_CONSUME_SPACE, fed ? region_space : NULL);
 }
 
@@ -751,6 +754,7 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   for (uint32_t f = 0; f < t->fn_capacity; f++)
     fn_state_free(&t->fns[f]);
   regions_free(t);
+  pisa_objects_thread_free(t);
   free(t->fns);
   t->fns = NULL;
   t->fn_capacity = 0;
