@@ -100,6 +100,13 @@ static const char usage_text[] =
     "                        deep mode: the calls of the functions whose\n"
     "                        name matches GLOB (inlined or not) are a\n"
     "                        region of interest named GLOB\n"
+    "      --objects         deep mode: attribute accesses to data objects\n"
+    "                        (heap allocation sites, global variables,\n"
+    "                        thread stacks) in the result's objects\n"
+    "      --object-depth N  with --objects: tell heap objects apart by N\n"
+    "                        source locations of their allocation call\n"
+    "                        (the call and the calls it was inlined\n"
+    "                        into), 1 to 8 (default 2)\n"
     "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
     "  -q, --quiet           print no summary and no status line\n"
     "  -h, --help            show this help\n"
@@ -143,7 +150,9 @@ enum {
   OPT_SAMPLE,
   OPT_MEMORY_LIMIT,
   OPT_ANALYSIS_THREADS,
-  OPT_ROI_FUNCTION
+  OPT_ROI_FUNCTION,
+  OPT_OBJECTS,
+  OPT_OBJECT_DEPTH
 };
 
 static const struct option RunOptions[] = {
@@ -165,6 +174,8 @@ static const struct option RunOptions[] = {
     {"analysis-threads", required_argument, NULL, OPT_ANALYSIS_THREADS},
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
     {"roi-function", required_argument, NULL, OPT_ROI_FUNCTION},
+    {"objects", no_argument, NULL, OPT_OBJECTS},
+    {"object-depth", required_argument, NULL, OPT_OBJECT_DEPTH},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -231,6 +242,10 @@ static int take_option(int opt, char *arg, void *ctx) {
     return run_parse_analysis_threads(cl, arg, s);
   case OPT_ROI_FUNCTION:
     return run_parse_roi_function(cl, arg, s);
+  case OPT_OBJECTS:
+    return run_parse_object_depth(cl, NULL, s);
+  case OPT_OBJECT_DEPTH:
+    return run_parse_object_depth(cl, arg, s);
   case 'q':
     o->quiet = 1;
     break;

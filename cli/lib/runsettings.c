@@ -240,6 +240,17 @@ int run_parse_roi_function(const struct command_line *cl, const char *arg,
   return 0;
 }
 
+/* The runtime keeps at most 8 frames of a heap site (pisa/abi.h); 2 is
+ * its default (analysislib/config.h). */
+int run_parse_object_depth(const struct command_line *cl, const char *arg,
+                           struct run_settings *s) {
+  if (!arg) {
+    s->object_depth = s->object_depth ? s->object_depth : 2;
+    return 0;
+  }
+  return parse_positive(cl, "--object-depth", arg, 8, &s->object_depth);
+}
+
 /* ---- Sampling and the memory budget ------------------------------------- */
 
 int run_parse_sample(const struct command_line *cl, const char *arg,
@@ -294,6 +305,8 @@ int run_check_mode(const struct command_line *cl,
       (s->sample_every || s->hw_counters || s->interval_ms || s->csv))
     return usage_error(cl, "--sample-every, --hw-counters, --interval-ms and "
                            "--csv need --mode counter");
+  if (s->counter && s->object_depth)
+    return usage_error(cl, "--objects and --object-depth need deep mode");
   if (s->counter && s->roi_function)
     return usage_error(cl, "--roi-function needs deep mode; a counter run has "
                            "the regions its PISA_ROI markers make");
@@ -373,6 +386,12 @@ void run_settings_env(const struct run_settings *s, const char *raw_dir,
   counter_env(s, env);
   if (s->roi_function)
     child_env_set(env, "PISA_ROI_FUNCTION", s->roi_function, 1);
+  if (s->object_depth) {
+    char depth[24];
+    snprintf(depth, sizeof depth, "%lu", s->object_depth);
+    child_env_set(env, "PISA_OBJECTS", "1", 1);
+    child_env_set(env, "PISA_OBJECT_DEPTH", depth, 1);
+  }
   child_env_set(env, "PISA_ILP_WINDOWS", s->windows[0] ? s->windows : "0,64",
                 1);
   sampling_env(s, env);
