@@ -3,6 +3,7 @@
 #include "runsettings.h"
 #include "child.h"
 #include "numbers.h"
+#include "pisa/live.h"
 #include "pisa/vocabulary.h"
 #include "rankmerge.h"
 #include "util.h"
@@ -325,6 +326,12 @@ void run_check_environment(void) {
     die("PISA_SNAPSHOT_INTERVAL=%s: expected a number of seconds from 1 to "
         "%u, auto or off",
         snapshot, PISA_MAX_SNAPSHOT_INTERVAL);
+  const char *live = getenv(PISA_LIVE_MS_ENV);
+  unsigned long ms;
+  if (live && *live && parse_unsigned(live, 0, PISA_MAX_INTERVAL_MS, &ms))
+    die(PISA_LIVE_MS_ENV "=%s: expected milliseconds from 0 (no live view) to "
+                         "%u",
+        live, PISA_MAX_INTERVAL_MS);
   const char *limit = getenv("PISA_SCHED_MEMORY");
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   unsigned long memory =
