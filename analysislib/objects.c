@@ -74,16 +74,29 @@ struct object_counts {
   uint64_t reuse[LOCALITY_BINS]; /* at 64-byte lines, cold last */
 };
 
+/* A range (an object's, or a gap: OBJMAP_NONE) a thread found recently,
+ * with what the next accesses to it save: the last single line counted in
+ * it, and the accesses of one function not yet in the touch table.  An
+ * empty range (end == base) holds nothing. */
+struct cached_range {
+  struct objmap_range range;
+  uint32_t object; /* OBJECT_UNKNOWN for a gap */
+  uint32_t fn;     /* the function of the pending accesses */
+  uint64_t pending;
+  uint64_t last_line;
+};
+
+/* Ranges cached per thread: a loop streaming through a few arrays at once
+ * (triad's three) finds each in the cache. */
+#define OBJECT_CACHE 4
+
 struct pisa_thread_objects {
   struct object_counts *counts;
   uint32_t capacity;
-  /* object << 32 | source function -> accesses; the run being counted */
-  struct u64map touch;
-  uint64_t touch_key, touch_count;
-  struct objmap_range hit; /* the cached range and its map version */
-  uint64_t hit_version;
-  uint64_t last_line; /* the last single line counted, of last_object */
-  uint32_t last_object;
+  struct u64map touch; /* object << 32 | source function -> accesses */
+  struct cached_range cache[OBJECT_CACHE];
+  uint64_t cache_version; /* the map version the cache was filled at */
+  unsigned next_victim;
   uint64_t instructions;      /* of the blocks entered so far */
   struct reuse_engine *reuse; /* 64-byte lines, the thread's stream */
   uint8_t *bins;              /* per access of the batch */
@@ -281,9 +294,7 @@ PISA_HIDDEN void pisa_objects_thread(struct pisa_thread *t) {
 /* ---- A thread's counts (its space group) --------------------------------- */
 
 static struct pisa_thread_objects *thread_objects(struct pisa_thread *t) {
-  if (!t->objects && (t->objects = calloc(1, sizeof *t->objects)))
-    t->objects->hit.object = OBJMAP_NONE; /* an empty range: no hit */
-  if (!t->objects)
+  if (!t->objects && !(t->objects = calloc(1, sizeof *t->objects)))
     pisa_out_of_memory();
   return t->objects;
 }
@@ -306,45 +317,70 @@ static struct object_counts *counts_of(struct pisa_thread_objects *o,
   return &o->counts[id];
 }
 
-/* The object addr belongs to: the cached range's, else looked up (and
- * cached, a gap as well as an object). */
-static uint32_t object_of(struct pisa_thread_objects *o, uint64_t addr) {
-  uint64_t v = atomic_load_explicit(&map_version, memory_order_acquire);
-  if (v != o->hit_version || addr - o->hit.base >= o->hit.end - o->hit.base) {
-    pthread_mutex_lock(&objects_lock);
-    o->hit = objmap_lookup(&map, addr);
-    o->hit_version = atomic_load_explicit(&map_version, memory_order_relaxed);
-    pthread_mutex_unlock(&objects_lock);
-  }
-  return o->hit.object == OBJMAP_NONE ? OBJECT_UNKNOWN : o->hit.object;
-}
-
-static void touch_flush(struct pisa_thread_objects *o) {
-  uint64_t *n = o->touch_count ? u64map_slot(&o->touch, o->touch_key) : NULL;
+/* The entry's pending accesses into the touch table. */
+static void touch_flush(struct pisa_thread_objects *o, struct cached_range *c) {
+  uint64_t key = (uint64_t)c->object << 32 | c->fn;
+  uint64_t *n = c->pending ? u64map_slot(&o->touch, key) : NULL;
   if (n)
-    *n += o->touch_count;
-  o->touch_count = 0;
+    *n += c->pending;
+  c->pending = 0;
 }
 
-/* The 64-byte lines of [addr, addr + size) into the object's footprint. */
-static void add_lines(struct pisa_thread_objects *o, struct object_counts *c,
-                      uint32_t id, uint64_t addr, uint64_t size) {
+/* Empties the cache (the map changed, or the counts are read). */
+static void cache_clear(struct pisa_thread_objects *o) {
+  for (unsigned i = 0; i < OBJECT_CACHE; i++)
+    touch_flush(o, &o->cache[i]);
+  memset(o->cache, 0, sizeof o->cache);
+}
+
+/* Looks addr up in the map into an entry of the cache (round robin). */
+static struct cached_range *cache_fill(struct pisa_thread_objects *o,
+                                       uint64_t addr) {
+  struct cached_range *c = &o->cache[o->next_victim++ % OBJECT_CACHE];
+  touch_flush(o, c);
+  pthread_mutex_lock(&objects_lock);
+  c->range = objmap_lookup(&map, addr);
+  o->cache_version = atomic_load_explicit(&map_version, memory_order_relaxed);
+  pthread_mutex_unlock(&objects_lock);
+  c->object = c->range.object == OBJMAP_NONE ? OBJECT_UNKNOWN : c->range.object;
+  c->last_line = UINT64_MAX;
+  return c;
+}
+
+/* The cached range that holds addr: found in the cache while the map has
+ * not changed since it was filled, else looked up. */
+static struct cached_range *cached(struct pisa_thread_objects *o,
+                                   uint64_t addr) {
+  uint64_t v = atomic_load_explicit(&map_version, memory_order_acquire);
+  if (v != o->cache_version)
+    cache_clear(o);
+  for (unsigned i = 0; i < OBJECT_CACHE; i++) {
+    struct cached_range *c = &o->cache[i];
+    if (addr - c->range.base < c->range.end - c->range.base)
+      return c;
+  }
+  return cache_fill(o, addr);
+}
+
+/* The 64-byte lines of [addr, addr + size) into the object's footprint;
+ * a repeat of the range's last single line is known. */
+static void add_lines(struct cached_range *r, struct object_counts *c,
+                      uint64_t addr, uint64_t size) {
   uint64_t first = addr >> OBJECT_LINE_SHIFT,
            last = (addr + (size ? size - 1 : 0)) >> OBJECT_LINE_SHIFT;
-  if (first == last && first == o->last_line && id == o->last_object)
+  if (first == last && first == r->last_line)
     return;
   for (uint64_t l = first; l <= last && l >= first; l++)
     if (!u64map_slot(&c->lines, l))
       return;
-  o->last_line = last;
-  o->last_object = id;
+  r->last_line = first == last ? first : UINT64_MAX;
 }
 
 static void count_access(struct pisa_thread_objects *o, uint32_t fn,
                          uint64_t addr, uint64_t size, uint8_t kind,
-                         uint8_t bin) {
-  uint32_t id = object_of(o, addr);
-  struct object_counts *c = counts_of(o, id);
+                         const uint8_t *bin) {
+  struct cached_range *r = cached(o, addr);
+  struct object_counts *c = counts_of(o, r->object);
   if (!c)
     return;
   c->accesses++;
@@ -356,20 +392,27 @@ static void count_access(struct pisa_thread_objects *o, uint32_t fn,
     c->stores++;
     c->bytes_stored += size;
   }
-  add_lines(o, c, id, addr, size);
-  c->reuse[bin < LOCALITY_FINITE_BINS ? bin : LOCALITY_COLD_INDEX]++;
-  uint64_t key = (uint64_t)id << 32 | fn;
-  if (key != o->touch_key)
-    touch_flush(o);
-  o->touch_key = key;
-  o->touch_count++;
+  add_lines(r, c, addr, size);
+  if (bin)
+    c->reuse[*bin < LOCALITY_FINITE_BINS ? *bin : LOCALITY_COLD_INDEX]++;
+  if (r->fn != fn)
+    touch_flush(o, r);
+  r->fn = fn;
+  r->pending++;
 }
 
+/* Accesses [a, end) of b, made by function fn; bins: their 64-byte reuse
+ * bins, NULL without the reuse family. */
 static void count_accesses(struct pisa_thread_objects *o,
                            const struct event_batch *b, size_t a, size_t end,
-                           uint32_t fn) {
+                           uint32_t fn, const uint8_t *bins) {
   for (; a < end; a++)
-    count_access(o, fn, b->addr[a], b->size[a], b->kind[a], o->bins[a]);
+    count_access(o, fn, b->addr[a], b->size[a], b->kind[a],
+                 bins ? &bins[a] : NULL);
+}
+
+static int reuse_on(void) {
+  return (pisa_config.families & PISA_FAMILY(REUSE)) != 0;
 }
 
 /* The reuse bins of b's accesses in o->bins; -1 when memory ran out. */
@@ -392,10 +435,11 @@ static int reuse_bins(struct pisa_thread_objects *o,
 PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
                                       const struct event_batch *b) {
   struct pisa_thread_objects *o = thread_objects(t);
-  if (o && reuse_bins(o, b)) {
+  if (o && reuse_on() && reuse_bins(o, b)) {
     pisa_out_of_memory();
     return;
   }
+  const uint8_t *bins = o && reuse_on() ? o->bins : NULL;
   size_t e = 0;
   for (size_t i = 0; o && i < b->n_instances; i++) {
     const struct program_block *pb = &pisa_blocks[b->block[i]];
@@ -404,13 +448,13 @@ PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
     size_t a = b->first_access[i], end = b->first_access[i + 1];
     for (; e < b->n_heap && b->heap[e].instance <= i; e++) {
       size_t at = b->heap[e].access < end ? b->heap[e].access : end;
-      count_accesses(o, b, a, at, pb->source);
+      count_accesses(o, b, a, at, pb->source, bins);
       a = at > a ? at : a;
       pthread_mutex_lock(&objects_lock);
       heap_event_locked(&b->heap[e], o->instructions);
       pthread_mutex_unlock(&objects_lock);
     }
-    count_accesses(o, b, a, end, pb->source);
+    count_accesses(o, b, a, end, pb->source, bins);
   }
   for (; o && e < b->n_heap; e++) {
     pthread_mutex_lock(&objects_lock);
@@ -498,7 +542,7 @@ static struct object_total *totals(struct pisa_thread *threads) {
     struct pisa_thread_objects *o = t->objects;
     if (!o)
       continue;
-    touch_flush(o);
+    cache_clear(o);
     for (uint32_t i = 0; i < o->capacity && i < n_objects; i++) {
       add_counts(&tot[i].c, &o->counts[i]);
       for (size_t it = 0; u64map_next(&o->counts[i].lines, &it, &key, &count);)
@@ -586,7 +630,8 @@ static json_object *object_json(const struct pisa_thread *threads,
   add_u64(o, "bytes_loaded", tot->c.bytes_loaded);
   add_u64(o, "bytes_stored", tot->c.bytes_stored);
   add_u64(o, "footprint_bytes", tot->lines << OBJECT_LINE_SHIFT);
-  reuse_json(o, &tot->c);
+  if (reuse_on())
+    reuse_json(o, &tot->c);
   json_object *fns = json_object_new_array();
   for (int f = 0; f < OBJECT_TOP_FUNCTIONS && tot->function_accesses[f]; f++) {
     json_object *fn = json_object_new_object();

@@ -1,7 +1,8 @@
 /* objmap.h: the address ranges of the live data objects, for finding the
  * object an address belongs to: disjoint ranges in a sorted array, found
- * by binary search; an address in no range finds the gap around it, so a
- * caller can cache gaps (accesses to no known object) like ranges. */
+ * by binary search; an address in no range finds a gap around it (not
+ * always the largest), so a caller can cache gaps (accesses to no known
+ * object) like ranges. */
 #ifndef PISA_METRICS_OBJMAP_H
 #define PISA_METRICS_OBJMAP_H
 
@@ -19,6 +20,7 @@ struct objmap_range {
 struct objmap {
   struct objmap_range *ranges; /* sorted by base, disjoint */
   size_t n, capacity;
+  size_t n_dead; /* removed ranges still in the array (object NONE) */
 };
 
 void objmap_init(struct objmap *m);
@@ -38,8 +40,12 @@ int objmap_insert(struct objmap *m, uint64_t base, uint64_t size,
 int objmap_remove(struct objmap *m, uint64_t base,
                   struct objmap_range *removed);
 
-/* The range that holds addr or, when none does, the gap around it
- * (object OBJMAP_NONE, end UINT64_MAX after the last range). */
+/* The range that holds addr or, when none does, a gap that holds it and
+ * no range (object OBJMAP_NONE); ranges end before UINT64_MAX, the one
+ * address no range or gap holds. */
 struct objmap_range objmap_lookup(const struct objmap *m, uint64_t addr);
+
+/* The ranges in the map. */
+size_t objmap_live(const struct objmap *m);
 
 #endif /* PISA_METRICS_OBJMAP_H */
