@@ -589,6 +589,10 @@ static int region_room(struct pisa_thread *t, uint32_t id) {
 
 PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
                                       struct event_batch *b) {
+  if (pisa_config.regions_off) { /* PISA_REGIONS=off */
+    b->n_marks = 0;
+    return;
+  }
   uint64_t before = b->desync; /* the decoder counted these already */
   if (pisa_config.roi_function[0]) {
     t->fn_marks.n_marks = 0;

@@ -281,6 +281,8 @@ static json_object *config_json(const struct aggregate *totals) {
                             json_object_new_int((int)pisa_branch_histories[h]));
     json_object_object_add(config, "branch_histories", histories);
   }
+  if (pisa_config.regions_off)
+    json_object_object_add(config, "regions", json_object_new_string("off"));
   if (pisa_config.sched.n_windows) {
     json_object *windows = json_object_new_array();
     for (unsigned w = 0; w < pisa_config.sched.n_windows; w++)

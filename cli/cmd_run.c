@@ -100,6 +100,9 @@ static const char usage_text[] =
     "                        deep mode: the calls of the functions whose\n"
     "                        name matches GLOB (inlined or not) are a\n"
     "                        region of interest named GLOB\n"
+    "      --no-regions      deep mode: ignore the program's regions of\n"
+    "                        interest (PISA_ROI markers); each open region\n"
+    "                        is analysed again, so this can halve the cost\n"
     "      --objects         deep mode: attribute accesses to data objects\n"
     "                        (heap allocation sites, global variables,\n"
     "                        thread stacks) in the result's objects\n"
@@ -151,6 +154,7 @@ enum {
   OPT_MEMORY_LIMIT,
   OPT_ANALYSIS_THREADS,
   OPT_ROI_FUNCTION,
+  OPT_NO_REGIONS,
   OPT_OBJECTS,
   OPT_OBJECT_DEPTH
 };
@@ -174,6 +178,7 @@ static const struct option RunOptions[] = {
     {"analysis-threads", required_argument, NULL, OPT_ANALYSIS_THREADS},
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
     {"roi-function", required_argument, NULL, OPT_ROI_FUNCTION},
+    {"no-regions", no_argument, NULL, OPT_NO_REGIONS},
     {"objects", no_argument, NULL, OPT_OBJECTS},
     {"object-depth", required_argument, NULL, OPT_OBJECT_DEPTH},
     {"quiet", no_argument, NULL, 'q'},
@@ -242,6 +247,9 @@ static int take_option(int opt, char *arg, void *ctx) {
     return run_parse_analysis_threads(cl, arg, s);
   case OPT_ROI_FUNCTION:
     return run_parse_roi_function(cl, arg, s);
+  case OPT_NO_REGIONS:
+    s->no_regions = 1;
+    break;
   case OPT_OBJECTS:
     return run_parse_object_depth(cl, NULL, s);
   case OPT_OBJECT_DEPTH:

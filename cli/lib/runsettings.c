@@ -306,6 +306,10 @@ int run_check_mode(const struct command_line *cl,
       (s->sample_every || s->hw_counters || s->interval_ms || s->csv))
     return usage_error(cl, "--sample-every, --hw-counters, --interval-ms and "
                            "--csv need --mode counter");
+  if (s->no_regions && (s->counter || s->roi_function))
+    return usage_error(cl, "--no-regions ignores deep mode's regions of "
+                           "interest; it goes with neither --mode counter nor "
+                           "--roi-function");
   if (s->counter && s->object_depth)
     return usage_error(cl, "--objects and --object-depth need deep mode");
   if (s->counter && s->roi_function)
@@ -332,6 +336,9 @@ void run_check_environment(void) {
     die(PISA_LIVE_MS_ENV "=%s: expected milliseconds from 0 (no live view) to "
                          "%u",
         live, PISA_MAX_INTERVAL_MS);
+  const char *regions = getenv("PISA_REGIONS");
+  if (regions && *regions && strcmp(regions, "on") && strcmp(regions, "off"))
+    die("PISA_REGIONS=%s: expected on or off", regions);
   const char *limit = getenv("PISA_SCHED_MEMORY");
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   unsigned long memory =
@@ -393,6 +400,8 @@ void run_settings_env(const struct run_settings *s, const char *raw_dir,
   counter_env(s, env);
   if (s->roi_function)
     child_env_set(env, "PISA_ROI_FUNCTION", s->roi_function, 1);
+  if (s->no_regions)
+    child_env_set(env, "PISA_REGIONS", "off", 1);
   if (s->object_depth) {
     char depth[24];
     snprintf(depth, sizeof depth, "%lu", s->object_depth);

@@ -26,6 +26,7 @@ struct run_settings {
   int mpi_ranks;              /* --mpi N: run under mpirun -np N */
   int oversubscribe;          /* --oversubscribe: more ranks than cores */
   const char *roi_function;   /* --roi-function GLOB, deep mode */
+  int no_regions;             /* --no-regions: deep mode ignores PISA_ROI */
   unsigned long object_depth; /* --objects (depth 2) / --object-depth N */
 };
 
