@@ -4,6 +4,7 @@
  * the run is not measured: the program runs as it would without pisa-char,
  * with its own output and exit status (docs/reliability.md). */
 #include "config.h"
+#include "pisa/abi.h"
 #include "pisa/live.h"
 #include "pisa/vocabulary.h"
 
@@ -267,6 +268,9 @@ static void read_config(void) {
     strcpy(pisa_config.roi_function, roi);
   parse_regions(getenv("PISA_REGIONS"));
   parse_snapshot_interval(getenv("PISA_SNAPSHOT_INTERVAL"));
+  pisa_config.objects = (int)env_number("PISA_OBJECTS", 0, 1, 0);
+  pisa_config.object_depth = (uint32_t)env_number(
+      "PISA_OBJECT_DEPTH", 1, PISA_MAX_HEAP_FRAMES, PISA_DEFAULT_OBJECT_DEPTH);
   read_counter_config();
   if (!dir || !*dir || refused)
     return;

@@ -13,6 +13,7 @@
 #include "schedule.h"
 
 #define PISA_MAX_LINE_SIZES 24
+#define PISA_DEFAULT_OBJECT_DEPTH 2
 
 /* Sampled deep mode (PISA_SAMPLE=RATE, docs/metrics-implementation.md
  * "Sampling"): blocks sampled by hash for the reuse, footprint and entropy
@@ -55,6 +56,10 @@ struct pisa_config {
    * none (`off`), PISA_SNAPSHOT_AUTO (unset or `auto`, the default) for an
    * interval that keeps their cost under 1% of the program's CPU time. */
   unsigned snapshot_seconds;
+  /* PISA_OBJECTS=1: data objects (objects.c); PISA_OBJECT_DEPTH: the
+   * frames of a heap allocation site that tell its objects apart. */
+  int objects;
+  uint32_t object_depth;
 };
 PISA_HIDDEN extern struct pisa_config pisa_config;
 /* The names of the families in PISA_METRICS, by PISA_FAMILY() bit. */

@@ -18,6 +18,7 @@
 #include "budget.h"
 #include "fallback.h"
 #include "names.h"
+#include "objects.h"
 #include "reuse.h"
 
 #include <fnmatch.h>
@@ -731,6 +732,8 @@ static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
       spatial(t, PISA_CONSUME_SPACE, &t->space_sample, b);
   if (fed)
     consume_functions(t, b, fed);
+  if (pisa_config.objects)
+    pisa_objects_consume(t, b);
   consume_regions(t, b, fed, PISA_CONSUME_SPACE, fed ? region_space : NULL);
 }
 
@@ -904,6 +907,7 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
     fn_state_free(&t->fns[f]);
   event_batch_free(&t->space_sample);
   regions_free(t);
+  pisa_objects_thread_free(t);
   free(t->fns);
   t->fns = NULL;
   t->fn_capacity = 0;

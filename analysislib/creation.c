@@ -42,6 +42,10 @@ pthread_create(pthread_t *thread, const pthread_attr_t *attr,
   if (!s)
     return real(thread, attr, fn, arg);
   *s = (struct start){fn, arg, pisa_new_creation_number()};
+  /* The heap events of the creating thread reach the object map before the
+   * new thread's first access (objects.c) */
+  if (pisa_config.objects && pisa_thread_self())
+    pisa_thread_drain_unless_busy(pisa_thread_self());
   int rc = real(thread, attr, start_thread, s);
   if (rc != 0)
     free(s);

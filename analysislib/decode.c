@@ -5,6 +5,7 @@
  * program cannot explain (signal handlers, unknown blocks) are dropped and
  * counted.  Runs on the thread that wrote the words (or on the exit-time
  * writer, under the thread's lock), then hands the batch to consume.c. */
+#include "objects.h"
 #include "runtime.h"
 #include "workers.h"
 
@@ -62,9 +63,31 @@ static void decode_region(struct event_batch *b, uint64_t id) {
     b->desync++;
 }
 
-/* A BLOCK or RESUME word: closes the open instance, opens the next. */
-static void decode_header(struct event_batch *b, struct cursor *c,
-                          uint64_t word) {
+/* A heap event at w[0] (its marker) and the three words after it; the
+ * decoder's position does not change.  Returns the words it took. */
+static size_t decode_heap(struct event_batch *b, const uint64_t *w,
+                          size_t avail) {
+  uint32_t site = (uint32_t)(w[0] & PISA_REC_HEAP_MASK);
+  if (avail < PISA_REC_HEAP_WORDS) {
+    b->desync += avail;
+    return avail;
+  }
+  if (site >= pisa_heap_site_count() ||
+      (pisa_config.objects && event_add_heap(b, w[1], w[2], w[3], site)))
+    b->desync++; /* a module not yet registered, or no memory */
+  return PISA_REC_HEAP_WORDS;
+}
+
+static int is_heap_marker(uint64_t word) {
+  return (word & PISA_REC_TAG_MASK) == PISA_REC_BLOCK &&
+         (word & PISA_REC_ID_MASK & ~PISA_REC_HEAP_MASK) == PISA_REC_HEAP;
+}
+
+/* A BLOCK or RESUME word at w[0]: closes the open instance, opens the
+ * next; or a heap event.  Returns the words it took. */
+static size_t decode_header(struct event_batch *b, struct cursor *c,
+                            const uint64_t *w, size_t avail) {
+  uint64_t word = w[0];
   if (c->pb && b->n_instances)
     b->end_site[b->n_instances - 1] = c->site;
   uint64_t id = word & PISA_REC_ID_MASK;
@@ -72,8 +95,10 @@ static void decode_header(struct event_batch *b, struct cursor *c,
     if ((word & PISA_REC_TAG_MASK) == PISA_REC_BLOCK &&
         (id & ~PISA_REC_REGION_MASK) == PISA_REC_REGION) {
       decode_region(b, id);
-      return;
+      return 1;
     }
+    if (is_heap_marker(word))
+      return decode_heap(b, w, avail);
     goto lost;
   }
   const struct program_block *next = &pisa_blocks[id];
@@ -94,11 +119,12 @@ static void decode_header(struct event_batch *b, struct cursor *c,
   c->pb = next;
   c->site = first;
   c->lost = 0;
-  return;
+  return 1;
 lost:
   b->desync++;
   c->pb = NULL;
   c->lost = 1;
+  return 1;
 }
 
 /* The batch's access arrays, held in locals while words are decoded (a
@@ -197,7 +223,7 @@ PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *w,
   for (size_t i = 0; i < n;) {
     if (w[i] & PISA_REC_BLOCK) {
       b->n_accesses = accesses;
-      decode_header(b, &c, w[i++]);
+      i += decode_header(b, &c, w + i, n - i);
     } else if (c.pb)
       i = decode_sites(b, &c, out, &accesses, w, i, n);
     else {

@@ -5,6 +5,7 @@
  * frame slots.  Blocks and functions live in reserved address space, so
  * they never move and decoders and engines on any thread read them without
  * locks. */
+#include "objects.h"
 #include "runtime.h"
 
 #include <stdlib.h>
@@ -446,9 +447,10 @@ static int translate_module(const struct pisa_module *m, uint32_t f0,
     translate_block_source(&x, i, files, l0);
   }
   translate_loops(m, files, f0, b0, l0);
+  int failed = pisa_objects_register(m, files);
   free(files);
   translation_free(&x);
-  return 0;
+  return failed;
 }
 
 __attribute__((visibility("default"))) void

@@ -4,6 +4,7 @@
 #include "report.h"
 #include "aggregate.h"
 #include "estimate.h"
+#include "objects.h"
 #include "rawdoc.h"
 #include "sourcemap.h"
 #include "threads.h"
@@ -443,6 +444,7 @@ static json_object *build_result(int complete, int signal) {
   if (regions)
     json_object_object_add(doc, "regions", regions);
   add_source_map(doc, &all);
+  add_if(doc, "objects", pisa_objects_json(pisa_thread_list()));
   pisa_source_counts_free(&all);
   pisa_aggregate_free(&totals);
   pisa_aggregate_end();

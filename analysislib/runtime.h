@@ -123,7 +123,8 @@ struct pisa_thread {
   uint32_t loop_entries_capacity;
   struct pisa_fn_state *fns;
   uint32_t fn_capacity;
-  struct event_batch space_sample; /* sampled: accesses to sampled blocks */
+  struct event_batch space_sample;     /* sampled: accesses to sampled blocks */
+  struct pisa_thread_objects *objects; /* data objects (objects.c) or NULL */
   /* reuse: the engines over the thread's stream, per-function histograms */
   struct reuse_engine *reuse[PISA_MAX_LINE_SIZES];
   uint8_t *reuse_bins[PISA_MAX_LINE_SIZES]; /* per access of the batch */

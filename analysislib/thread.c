@@ -6,6 +6,7 @@
  * (thread pools, a worker that called exit) and freezes their metrics. */
 #include "exit_status.h"
 #include "names.h"
+#include "objects.h"
 #include "status.h"
 #include "threads.h"
 #include "workers.h"
@@ -137,6 +138,7 @@ static struct pisa_thread *thread_create(void) {
   list_insert(&s->t);
   pthread_mutex_unlock(&threads_lock);
   self = &s->t;
+  pisa_objects_thread(self);
   return self;
 }
 
@@ -169,15 +171,26 @@ static void drain_locked(struct thread_slot *s, int owner) {
   }
 }
 
-PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t) {
+/* Drains t under its lock; with `busy_ok`, nothing when the lock is held
+ * (by the runtime itself, further up this thread's stack, or by a
+ * writer). */
+static void drain(struct pisa_thread *t, int busy_ok) {
   struct thread_slot *s = slot_of(t);
   sigset_t saved_mask;
   pisa_signals_block(&saved_mask);
-  pthread_mutex_lock(&s->lock);
-  drain_locked(s, t == self);
-  pisa_workers_wait(t);
-  pthread_mutex_unlock(&s->lock);
+  if (busy_ok ? pthread_mutex_trylock(&s->lock) == 0
+              : pthread_mutex_lock(&s->lock) == 0) {
+    drain_locked(s, t == self);
+    pisa_workers_wait(t);
+    pthread_mutex_unlock(&s->lock);
+  }
   pisa_signals_restore(&saved_mask);
+}
+
+PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t) { drain(t, 0); }
+
+PISA_HIDDEN void pisa_thread_drain_unless_busy(struct pisa_thread *t) {
+  drain(t, 1);
 }
 
 /* Under pisa_threads_lock: decodes what every thread committed and freezes

@@ -15,6 +15,9 @@ PISA_HIDDEN int pisa_threads_trylock(void); /* 0 when locked */
 PISA_HIDDEN int pisa_threads_timedlock(unsigned seconds);
 PISA_HIDDEN void pisa_threads_unlock(void);
 PISA_HIDDEN void pisa_thread_drain(struct pisa_thread *t);
+/* pisa_thread_drain, unless t's lock is held (the runtime starting one of
+ * its own threads while it drains): then nothing. */
+PISA_HIDDEN void pisa_thread_drain_unless_busy(struct pisa_thread *t);
 /* Under pisa_threads_lock: drain every thread and freeze its metrics while
  * the result is built (threads may still run); thaw undoes it. */
 PISA_HIDDEN void pisa_threads_freeze(void);

@@ -103,6 +103,13 @@ static const char usage_text[] =
     "      --no-regions      deep mode: ignore the program's regions of\n"
     "                        interest (PISA_ROI markers); each open region\n"
     "                        is analysed again, so this can halve the cost\n"
+    "      --objects         deep mode: attribute accesses to data objects\n"
+    "                        (heap allocation sites, global variables,\n"
+    "                        thread stacks) in the result's objects\n"
+    "      --object-depth N  with --objects: tell heap objects apart by N\n"
+    "                        source locations of their allocation call\n"
+    "                        (the call and the calls it was inlined\n"
+    "                        into), 1 to 8 (default 2)\n"
     "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
     "  -q, --quiet           print no summary and no status line\n"
     "  -h, --help            show this help\n"
@@ -147,7 +154,9 @@ enum {
   OPT_MEMORY_LIMIT,
   OPT_ANALYSIS_THREADS,
   OPT_ROI_FUNCTION,
-  OPT_NO_REGIONS
+  OPT_NO_REGIONS,
+  OPT_OBJECTS,
+  OPT_OBJECT_DEPTH
 };
 
 static const struct option RunOptions[] = {
@@ -170,6 +179,8 @@ static const struct option RunOptions[] = {
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
     {"roi-function", required_argument, NULL, OPT_ROI_FUNCTION},
     {"no-regions", no_argument, NULL, OPT_NO_REGIONS},
+    {"objects", no_argument, NULL, OPT_OBJECTS},
+    {"object-depth", required_argument, NULL, OPT_OBJECT_DEPTH},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -239,6 +250,10 @@ static int take_option(int opt, char *arg, void *ctx) {
   case OPT_NO_REGIONS:
     s->no_regions = 1;
     break;
+  case OPT_OBJECTS:
+    return run_parse_object_depth(cl, NULL, s);
+  case OPT_OBJECT_DEPTH:
+    return run_parse_object_depth(cl, arg, s);
   case 'q':
     o->quiet = 1;
     break;

@@ -29,6 +29,9 @@ static const char usage_text[] =
     "  --loops        also the top loops by instructions (deep mode), with\n"
     "                 their function and file:line range\n"
     "  --lines        also the top source lines by instructions (deep mode)\n"
+    "  --objects      also the top data objects by accesses (deep mode run\n"
+    "                 with --objects): kind, name and allocation site or\n"
+    "                 declaration, footprint, size and 32 KiB miss ratio\n"
     "  --format FMT   one of {format} (default text)\n"
     "  --json         the same as --format json: the summary as one JSON\n"
     "                 object with stable keys (docs/pisa-char.md), absent\n"
@@ -40,7 +43,14 @@ static const char usage_text[] =
 
 #define LABEL_WIDTH 18
 
-enum { OPT_TOP = 't', OPT_FORMAT = 256, OPT_JSON, OPT_LOOPS, OPT_LINES };
+enum {
+  OPT_TOP = 't',
+  OPT_FORMAT = 256,
+  OPT_JSON,
+  OPT_LOOPS,
+  OPT_LINES,
+  OPT_OBJECTS
+};
 
 static const struct option ShowOptions[] = {
     {"top", required_argument, NULL, OPT_TOP},
@@ -48,6 +58,7 @@ static const struct option ShowOptions[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"loops", no_argument, NULL, OPT_LOOPS},
     {"lines", no_argument, NULL, OPT_LINES},
+    {"objects", no_argument, NULL, OPT_OBJECTS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -449,6 +460,36 @@ static void show_lines(json_object *v) {
   }
 }
 
+/* Where an object comes from: its site or declaration, its thread. */
+static void format_origin(char *buf, size_t n, json_object *e) {
+  if (has(e, "thread"))
+    snprintf(buf, n, "thread %.0f", num(e, "thread"));
+  else if (has(e, "file"))
+    format_location(buf, n, e);
+  else
+    snprintf(buf, n, "-");
+}
+
+static void show_objects(json_object *v) {
+  char a[32], f[32], s[32], m[32], where[4096];
+  if (!list_heading(v, "objects", "counts/objects", "top objects by accesses",
+                    "         accesses  share   footprint        size  "
+                    "miss32K  kind    name  origin"))
+    return;
+  for (size_t i = 0; i < length(v, "objects"); i++) {
+    json_object *e = item(v, "objects", i);
+    format_origin(where, sizeof where, e);
+    snprintf(m, sizeof m, "%.3f", num(e, "miss_ratio"));
+    printf("  %15s %5.1f%% %11s %11s  %7s  %-7s %s  %s\n",
+           count_text(a, sizeof a, e, "accesses"), 100 * num(e, "share"),
+           bytes_or_na(f, sizeof f, e, "footprint_bytes"),
+           bytes_or_na(s, sizeof s, e,
+                       has(e, "peak_live_bytes") ? "peak_live_bytes" : "size"),
+           has(e, "miss_ratio") ? m : "n/a", str(e, "kind"), str(e, "name"),
+           where);
+  }
+}
+
 static void show_regions(json_object *v) {
   char t[32], x[32], n[32], r[32], w[32];
   if (!list_heading(v, "regions", "counts/regions", "regions by time",
@@ -533,6 +574,7 @@ static void show_text(json_object *v, long top) {
   }
   show_loops(v);
   show_lines(v);
+  show_objects(v);
   show_regions(v);
   show_intervals(v);
   show_ranks(v);
@@ -557,6 +599,8 @@ static int take_option(int opt, char *arg, void *ctx) {
     o->lists |= DOCVIEW_LOOPS;
   if (opt == OPT_LINES)
     o->lists |= DOCVIEW_LINES;
+  if (opt == OPT_OBJECTS)
+    o->lists |= DOCVIEW_OBJECTS;
   if (opt == OPT_FORMAT &&
       !(status = cmdline_choose(&show_line, "format", arg, &format)))
     o->format = (enum format)format;

@@ -29,6 +29,7 @@ void event_batch_free(struct event_batch *b) {
   free(b->addr);         /* the accesses' arrays */
   free(b->mark_instance);
   free(b->mark_region);
+  free(b->heap);
   event_batch_init(b);
 }
 
@@ -57,6 +58,26 @@ int event_add_mark(struct event_batch *b, uint32_t region_and_end) {
   return 0;
 }
 
+int event_add_heap(struct event_batch *b, uint64_t base, uint64_t size,
+                   uint64_t released, uint32_t site) {
+  if (b->n_heap == b->heap_capacity) {
+    size_t cap = b->heap_capacity ? 2 * b->heap_capacity : 8;
+    struct heap_event *h = realloc(b->heap, cap * sizeof *h);
+    if (!h)
+      return -1;
+    b->heap = h;
+    b->heap_capacity = cap;
+  }
+  b->heap[b->n_heap++] =
+      (struct heap_event){base,
+                          size,
+                          released,
+                          site,
+                          (uint32_t)b->n_accesses,
+                          b->n_instances ? (uint32_t)b->n_instances - 1 : 0};
+  return 0;
+}
+
 struct event_batch event_batch_slice(const struct event_batch *b, size_t first,
                                      size_t end) {
   struct event_batch s = *b;
@@ -69,6 +90,8 @@ struct event_batch event_batch_slice(const struct event_batch *b, size_t first,
   s.block_before = first ? b->block[first - 1] : b->block_before;
   s.n_marks = s.mark_capacity = 0;
   s.mark_instance = s.mark_region = NULL;
+  s.n_heap = s.heap_capacity = 0;
+  s.heap = NULL;
   return s;
 }
 
@@ -113,7 +136,7 @@ static int grow_accesses(struct event_batch *b, size_t n) {
 
 int event_batch_reset(struct event_batch *b, size_t instances,
                       size_t accesses) {
-  b->n_instances = b->n_accesses = b->n_marks = 0;
+  b->n_instances = b->n_accesses = b->n_marks = b->n_heap = 0;
   b->block_before = PROGRAM_NONE;
   b->desync = 0;
   if (grow_instances(b, instances ? instances : 1) ||

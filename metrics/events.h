@@ -99,6 +99,21 @@ struct event_batch {
    * mark_region[m] is the region's id << 1, | 1 for an end. */
   size_t n_marks, mark_capacity;
   uint32_t *mark_instance, *mark_region;
+
+  /* Heap events (allocations and releases, in program order). */
+  size_t n_heap, heap_capacity;
+  struct heap_event *heap;
+};
+
+/* A call that allocated or released heap memory returned: it came after
+ * the batch's accesses before `access`, in instance `instance`. */
+struct heap_event {
+  uint64_t base;     /* what it allocated, 0 for nothing */
+  uint64_t size;     /* bytes allocated */
+  uint64_t released; /* the start of what it released, 0 for nothing */
+  uint32_t site;     /* global heap site id */
+  uint32_t access;
+  uint32_t instance;
 };
 
 /* An end marker's bit in mark_region. */
@@ -117,6 +132,11 @@ int event_reserve_marks(struct event_batch *b, size_t n);
 /* Appends a region marker before the next instance; 0, or -1 when memory
  * ran out (the marker is dropped). */
 int event_add_mark(struct event_batch *b, uint32_t region_and_end);
+
+/* Appends a heap event at the batch's current access and instance; 0, or
+ * -1 when memory ran out (the event is dropped). */
+int event_add_heap(struct event_batch *b, uint64_t base, uint64_t size,
+                   uint64_t released, uint32_t site);
 
 /* The instances [first, end) of b as a batch of their own, sharing b's
  * arrays (first_access stays an index into b's accesses). */

@@ -17,8 +17,10 @@ namespace {
 const char PisaCtorFn[] = "__pisa_module_ctor";
 
 static_assert(sizeof(pisa_block) == 48 && sizeof(pisa_site) == 24 &&
-                  sizeof(pisa_phi) == 16 && sizeof(pisa_module) == 184 &&
-                  sizeof(pisa_loop) == 36 && sizeof(pisa_line) == 12,
+                  sizeof(pisa_phi) == 16 && sizeof(pisa_module) == 232 &&
+                  sizeof(pisa_loop) == 36 && sizeof(pisa_line) == 12 &&
+                  sizeof(pisa_frame) == 8 && sizeof(pisa_heap_site) == 16 &&
+                  sizeof(pisa_global) == 32,
               "the emitted struct types below mirror pisa/abi.h");
 
 GlobalVariable *emitFunctions(TableBuilder &TB, const DeepTables &T) {
@@ -113,6 +115,34 @@ GlobalVariable *emitFiles(TableBuilder &TB, const DeepTables &T) {
   return TB.array(TB.PtrTy, Names, "__pisa_files");
 }
 
+GlobalVariable *emitHeapSites(TableBuilder &TB, const DeepTables &T) {
+  auto *Ty = StructType::get(TB.Ctx, {TB.PtrTy, TB.I32, TB.I32});
+  std::vector<Constant *> Rows;
+  for (size_t I = 0; I < T.HeapSites.size(); ++I)
+    Rows.push_back(ConstantStruct::get(Ty, {TB.str(T.HeapCalls[I].Allocator),
+                                            TB.i32(T.HeapSites[I].first_frame),
+                                            TB.i32(T.HeapSites[I].n_frames)}));
+  return TB.array(Ty, Rows, "__pisa_heap_sites");
+}
+
+GlobalVariable *emitFrames(TableBuilder &TB, const DeepTables &T) {
+  return emitU32Rows(
+      TB, T.Frames, 2,
+      [](const pisa_frame &F) { return std::vector<uint32_t>{F.file, F.line}; },
+      "__pisa_frames");
+}
+
+GlobalVariable *emitGlobals(TableBuilder &TB, const DeepTables &T) {
+  Type *I64 = Type::getInt64Ty(TB.Ctx);
+  auto *Ty = StructType::get(TB.Ctx, {TB.PtrTy, I64, TB.PtrTy, TB.I32, TB.I32});
+  std::vector<Constant *> Rows;
+  for (const DeepGlobal &G : T.Globals)
+    Rows.push_back(ConstantStruct::get(
+        Ty, {G.Var, ConstantInt::get(I64, G.Size), TB.str(G.Name),
+             TB.i32(G.File), TB.i32(G.Line)}));
+  return TB.array(Ty, Rows, "__pisa_globals");
+}
+
 } // namespace
 
 void emitDeepTables(Module &M, const DeepTables &T, GlobalVariable *BlockBase) {
@@ -135,6 +165,8 @@ void emitDeepTables(Module &M, const DeepTables &T, GlobalVariable *BlockBase) {
   Fields.insert(Fields.end(), 6, TB.PtrTy);
   Fields.insert(Fields.end(), 4, TB.I32); // loops and lines
   Fields.insert(Fields.end(), 10, TB.PtrTy);
+  Fields.insert(Fields.end(), 4, TB.I32); // data objects
+  Fields.insert(Fields.end(), 4, TB.PtrTy);
   auto *ModTy = StructType::get(TB.Ctx, Fields);
   Constant *Desc = ConstantStruct::get(
       ModTy, {TB.i32(PISA_ABI_VERSION),
@@ -166,7 +198,16 @@ void emitDeepTables(Module &M, const DeepTables &T, GlobalVariable *BlockBase) {
               OperandArr,
               PhiArr,
               IncomingArr,
-              BlockBase});
+              BlockBase,
+              TB.i32(T.HeapSites.size()),
+              TB.i32(T.Frames.size()),
+              TB.i32(T.Globals.size()),
+              TB.i32(0),
+              emitHeapSites(TB, T),
+              emitFrames(TB, T),
+              emitGlobals(TB, T),
+              T.HeapCalls.empty() ? Constant::getNullValue(TB.PtrTy)
+                                  : static_cast<Constant *>(heapBaseVar(M))});
   GlobalVariable *ModVar = TB.markedGlobal(Desc, DeepModuleVar);
   emitRegistration(M, PISA_FN_REGISTER, ModVar, PisaCtorFn);
 }

@@ -13,9 +13,6 @@ using namespace llvm;
 
 namespace pisa {
 
-namespace {
-
-/// The index of a source file name in T.Files, added at its first use.
 uint32_t fileId(StringRef Name, DeepTables &T) {
   auto [It, Added] =
       T.FileIds.try_emplace(Name, static_cast<uint32_t>(T.Files.size()));
@@ -23,6 +20,8 @@ uint32_t fileId(StringRef Name, DeepTables &T) {
     T.Files.push_back(Name.str());
   return It->second;
 }
+
+namespace {
 
 /// L's source range: llvm.loop's start and end locations when the front
 /// end wrote them, else the header's location (Loop::getLocRange).

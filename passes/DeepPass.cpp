@@ -41,6 +41,7 @@ PreservedAnalyses PisaDeepPass::run(Module &M, ModuleAnalysisManager &MAM) {
     return PreservedAnalyses::all();
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   DeepTables T;
+  describeGlobals(M, T);
   for (Function *F : Targets) {
     if (splitAtRegionMarkers(*F, T.Artificial))
       FAM.invalidate(*F, PreservedAnalyses::none());

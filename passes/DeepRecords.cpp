@@ -35,11 +35,13 @@ private:
   Value *openSegment(Instruction *At, uint64_t Words, Value *&Slot);
   void writeSiteWords(const SiteInfo &S, Value *Cur, uint64_t First);
   void storeWord(IRBuilder<> &B, Value *Word, Value *Cur, uint64_t Index);
+  void writeHeapEvent(IRBuilder<> &B, const Instruction *Call, Value *Cur);
 
   const DeepTables &T;
   Type *I8, *I64;
   PointerType *PtrTy;
   GlobalVariable *TLSBuffer = nullptr;
+  GlobalVariable *HeapBase = nullptr;
   FunctionCallee Refill;
 };
 
@@ -54,6 +56,8 @@ RecordWriter::RecordWriter(Module &M, const DeepTables &T)
                                  ConstantInt::get(I64, UnregisteredBase),
                                  PisaBlockBaseVar);
   Refill = declareColdRuntimeFn(M, PISA_FN_REFILL, PtrTy, {I64});
+  if (!T.HeapCalls.empty())
+    HeapBase = heapBaseVar(M);
 }
 
 /// Loads the thread's cursor before At and makes room for Words words,
@@ -82,6 +86,18 @@ Value *RecordWriter::openSegment(Instruction *At, uint64_t Words,
 void RecordWriter::storeWord(IRBuilder<> &B, Value *Word, Value *Cur,
                              uint64_t Index) {
   B.CreateStore(Word, B.CreateConstInBoundsGEP1_64(I64, Cur, Index));
+}
+
+/// The heap event of Call (a heap site) at words 1 to 4 of the segment
+/// that follows it: the site's marker, then base, size and released.
+void RecordWriter::writeHeapEvent(IRBuilder<> &B, const Instruction *Call,
+                                  Value *Cur) {
+  uint32_t Id = T.HeapCallIds.lookup(Call);
+  Value *Marker = B.CreateAdd(B.CreateLoad(I64, HeapBase), B.getInt64(Id));
+  storeWord(B, Marker, Cur, 1);
+  std::array<Value *, 3> Words = heapEventWords(B, T.HeapCalls[Id]);
+  for (unsigned W = 0; W < Words.size(); ++W)
+    storeWord(B, Words[W], Cur, 2 + W);
 }
 
 void RecordWriter::writeSiteWords(const SiteInfo &S, Value *Cur,
@@ -132,10 +148,12 @@ void RecordWriter::instrumentBlock(const DeepBlock &Info, uint32_t LocalId) {
   Instruction *Start = &*Info.BB->getFirstInsertionPt();
   uint64_t HeaderTag = 0; // 0: BLOCK word, else RESUME tag bits
   uint32_t Site = 0;
+  const Instruction *HeapCall = nullptr; // the call before, a heap site
   for (;;) {
     // Gather this segment's access sites up to the next call.
     uint32_t End = Site;
-    uint64_t Words = 1;
+    const uint64_t Head = 1 + (HeapCall ? PISA_REC_HEAP_WORDS : 0);
+    uint64_t Words = Head;
     while (End < Table.n_sites && Sites[End].Kind != PISA_SITE_CALL)
       Words += siteWords(Sites[End++]);
     Instruction *Stop = End < Table.n_sites ? Sites[End].I : Term;
@@ -146,8 +164,10 @@ void RecordWriter::instrumentBlock(const DeepBlock &Info, uint32_t LocalId) {
       Value *Base = B.CreateLoad(I64, BlockBase);
       Value *Word = B.CreateAdd(Base, B.getInt64(LocalId + HeaderTag));
       storeWord(B, Word, Cur, 0);
+      if (HeapCall)
+        writeHeapEvent(B, HeapCall, Cur);
     }
-    uint64_t Next = 1;
+    uint64_t Next = Head;
     for (uint32_t S = Site; S < End; ++S) {
       writeSiteWords(Sites[S], Cur, Next);
       Next += siteWords(Sites[S]);
@@ -166,6 +186,7 @@ void RecordWriter::instrumentBlock(const DeepBlock &Info, uint32_t LocalId) {
     if (Call.Flags & PISA_SITE_NO_RESUME)
       return; // a terminator or a musttail call: nothing may follow it
     Start = Call.I->getNextNode();
+    HeapCall = T.HeapCallIds.count(Call.I) ? Call.I : nullptr;
     HeaderTag = (PISA_REC_RESUME & ~PISA_REC_BLOCK) |
                 (uint64_t(End) << PISA_REC_SITE_SHIFT);
     Site = End + 1;

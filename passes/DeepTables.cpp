@@ -49,6 +49,8 @@ void describeInstruction(Instruction &I, ScalarEvolution &SE, pisa_block &B,
     S.Class = accessClass(P, DL, SE);
   addFixedBytes(S, B.bytes_loaded, B.bytes_stored);
   T.Sites.push_back(S);
+  if (S.Kind == PISA_SITE_CALL)
+    describeHeapCall(cast<CallBase>(I), T);
 }
 
 void describeBlock(BasicBlock &BB, uint32_t FnIndex, ScalarEvolution &SE,

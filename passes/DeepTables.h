@@ -17,8 +17,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 
+#include <array>
 #include <vector>
 
 namespace pisa {
@@ -31,6 +33,23 @@ struct DeepBlock {
 struct DeepFunction {
   FunctionNames Names;
   uint32_t FirstBlock = 0, NBlocks = 0;
+};
+
+/// A call to an allocation or release function (DeepObjects.cpp): how its
+/// heap event's words follow from its arguments and result.
+struct HeapCall {
+  llvm::CallBase *Call;
+  const char *Allocator;
+  int Size, Count, Released, Out; // argument indexes, -1 for none
+  bool Mmap;                      // fails with MAP_FAILED, not NULL
+};
+
+/// A global variable of the module (pisa_global).
+struct DeepGlobal {
+  llvm::GlobalVariable *Var;
+  uint64_t Size;
+  std::string Name;
+  uint32_t File, Line;
 };
 
 /// A module's tables, indexed module-locally as the runtime sees them.
@@ -58,6 +77,13 @@ struct DeepTables {
   std::vector<pisa_line> Lines;
   std::vector<std::string> Files;
   llvm::StringMap<uint32_t> FileIds;
+  // Data objects (issue 17): heap sites, parallel to HeapCalls, with their
+  // frames; the module's global variables.
+  std::vector<HeapCall> HeapCalls;
+  std::vector<pisa_heap_site> HeapSites;
+  std::vector<pisa_frame> Frames;
+  llvm::DenseMap<const llvm::Instruction *, uint32_t> HeapCallIds;
+  std::vector<DeepGlobal> Globals;
 };
 
 /// The function analyses the deep pass needs.
@@ -69,6 +95,24 @@ struct FunctionAnalyses {
 /// Appends F's function, blocks, instructions, sites, successors, phis and
 /// dataflow to T.
 void describeFunction(llvm::Function &F, FunctionAnalyses FA, DeepTables &T);
+
+/// The index of a source file name in T.Files, added at its first use.
+uint32_t fileId(llvm::StringRef Name, DeepTables &T);
+
+/// Records CB as a heap site when it calls an allocation or release
+/// function and returns to its block (not an invoke or musttail call).
+void describeHeapCall(llvm::CallBase &CB, DeepTables &T);
+
+/// The words of CB's heap event after it returned (base, size, released),
+/// built with B at the start of the segment that follows the call.
+std::array<llvm::Value *, 3> heapEventWords(llvm::IRBuilder<> &B,
+                                            const HeapCall &H);
+
+/// The variable that holds the module's first global heap site id.
+llvm::GlobalVariable *heapBaseVar(llvm::Module &M);
+
+/// Lists M's global variables (before the pass adds its own).
+void describeGlobals(llvm::Module &M, DeepTables &T);
 
 /// Appends the source-line run of I (a counted instruction of the block
 /// being described) to T's line table.

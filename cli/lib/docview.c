@@ -331,6 +331,43 @@ static void rank_view(json_object *v, json_object *e, double total) {
   add(v, "bytes_received", number_at(e, "mpi/received/bytes"));
 }
 
+/* An array's first element, NULL for none. */
+static json_object *first_of(json_object *list) {
+  return json_object_is_type(list, json_type_array) &&
+                 json_object_array_length(list)
+             ? json_object_array_get_idx(list, 0)
+             : NULL;
+}
+
+static double accesses_of(json_object *e) {
+  return json_count_at(e, "accesses");
+}
+
+/* A data object (deep mode, --objects): what it is, where it comes from,
+ * how much of the memory traffic it takes, its size and cache behaviour. */
+static void object_view(json_object *v, json_object *e, double total) {
+  static const char *const Fields[] = {
+      "kind",        "name",           "thread",          "accesses",
+      "loads",       "stores",         "footprint_bytes", "size",
+      "allocations", "peak_live_bytes"};
+  for (size_t i = 0; i < sizeof Fields / sizeof *Fields; i++)
+    add(v, Fields[i], value_at(e, Fields[i]));
+  add(v, "share", number(share(accesses_of(e), total)));
+  json_object *site = first_of(json_at(e, "site"));
+  add(v, "file", site ? value_at(site, "file") : NULL);
+  add(v, "line", site ? value_at(site, "line") : NULL);
+  add(v, "miss_ratio", number_at(first_of(json_at(e, "miss_ratio")), "ratio"));
+}
+
+/* The document's objects by accesses, shares of all their accesses. */
+static json_object *objects_view(json_object *doc, long top) {
+  json_object *list = json_at(doc, "objects");
+  double total = 0;
+  for (size_t i = 0; list && i < json_object_array_length(list); i++)
+    total += accesses_of(json_object_array_get_idx(list, i));
+  return top_view(list, accesses_of, top, total, object_view);
+}
+
 /* The document's list `key` (loops, lines) by instructions. */
 static json_object *source_view(json_object *doc, const char *key, long top,
                                 entry_view_fn view) {
@@ -501,9 +538,13 @@ static json_object *counts_view(json_object *doc, unsigned lists) {
   static const struct {
     const char *key;
     unsigned needs; /* DOCVIEW_ flags the list is counted with */
-  } Lists[] = {{"threads", 0},           {"functions", 0},
-               {"regions", 0},           {"ranks", 0},
-               {"loops", DOCVIEW_LOOPS}, {"lines", DOCVIEW_LINES}};
+  } Lists[] = {{"threads", 0},
+               {"functions", 0},
+               {"regions", 0},
+               {"ranks", 0},
+               {"loops", DOCVIEW_LOOPS},
+               {"lines", DOCVIEW_LINES},
+               {"objects", DOCVIEW_OBJECTS}};
   json_object *c = json_object_new_object();
   for (size_t i = 0; i < sizeof Lists / sizeof *Lists; i++) {
     if ((Lists[i].needs & lists) != Lists[i].needs)
@@ -534,6 +575,8 @@ json_object *docview_build(json_object *doc, const char *path, long top,
     add(v, "loops", source_view(doc, "loops", top, loop_view));
   if (lists & DOCVIEW_LINES)
     add(v, "lines", source_view(doc, "lines", top, line_view));
+  if (lists & DOCVIEW_OBJECTS)
+    add(v, "objects", objects_view(doc, top));
   add(v, "regions",
       top_view(regions, seconds_of, top, total_seconds(regions), region_view));
   add(v, "intervals", intervals_view(doc));

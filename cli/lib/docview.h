@@ -2,9 +2,10 @@
  * that is both the source of the terminal summary and its --json form (keys
  * documented in docs/pisa-char.md): the run, the headline metrics of the
  * totals, the counter-mode settings, and the threads, top functions,
- * (on request) top loops and source lines, regions, counter-mode intervals,
- * ranks and MPI job, each list at most `top` entries, largest first. Absent
- * families are null (or empty lists), never zeros; names are copied whole. */
+ * (on request) top loops, source lines and data objects, regions, counter-mode
+ * intervals, ranks and MPI job, each list at most `top` entries, largest first.
+ * Absent families are null (or empty lists), never zeros; names are copied
+ * whole. */
 #ifndef PISA_CLI_DOCVIEW_H
 #define PISA_CLI_DOCVIEW_H
 
@@ -14,6 +15,7 @@
 enum docview_list {
   DOCVIEW_LOOPS = 1u << 0,
   DOCVIEW_LINES = 1u << 1,
+  DOCVIEW_OBJECTS = 1u << 2, /* deep mode's "objects", by accesses */
 };
 
 /* The view of `doc` read from `path` (the caller owns it), with the lists

@@ -241,6 +241,17 @@ int run_parse_roi_function(const struct command_line *cl, const char *arg,
   return 0;
 }
 
+/* The runtime keeps at most 8 frames of a heap site (pisa/abi.h); 2 is
+ * its default (analysislib/config.h). */
+int run_parse_object_depth(const struct command_line *cl, const char *arg,
+                           struct run_settings *s) {
+  if (!arg) {
+    s->object_depth = s->object_depth ? s->object_depth : 2;
+    return 0;
+  }
+  return parse_positive(cl, "--object-depth", arg, 8, &s->object_depth);
+}
+
 /* ---- Sampling and the memory budget ------------------------------------- */
 
 int run_parse_sample(const struct command_line *cl, const char *arg,
@@ -299,6 +310,8 @@ int run_check_mode(const struct command_line *cl,
     return usage_error(cl, "--no-regions ignores deep mode's regions of "
                            "interest; it goes with neither --mode counter nor "
                            "--roi-function");
+  if (s->counter && s->object_depth)
+    return usage_error(cl, "--objects and --object-depth need deep mode");
   if (s->counter && s->roi_function)
     return usage_error(cl, "--roi-function needs deep mode; a counter run has "
                            "the regions its PISA_ROI markers make");
@@ -389,6 +402,12 @@ void run_settings_env(const struct run_settings *s, const char *raw_dir,
     child_env_set(env, "PISA_ROI_FUNCTION", s->roi_function, 1);
   if (s->no_regions)
     child_env_set(env, "PISA_REGIONS", "off", 1);
+  if (s->object_depth) {
+    char depth[24];
+    snprintf(depth, sizeof depth, "%lu", s->object_depth);
+    child_env_set(env, "PISA_OBJECTS", "1", 1);
+    child_env_set(env, "PISA_OBJECT_DEPTH", depth, 1);
+  }
   child_env_set(env, "PISA_ILP_WINDOWS", s->windows[0] ? s->windows : "0,64",
                 1);
   sampling_env(s, env);

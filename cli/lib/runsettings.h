@@ -23,10 +23,11 @@ struct run_settings {
   int counter;
   unsigned long sample_every, interval_ms;
   const char *hw_counters, *csv;
-  int mpi_ranks;            /* --mpi N: run under mpirun -np N */
-  int oversubscribe;        /* --oversubscribe: more ranks than cores */
-  const char *roi_function; /* --roi-function GLOB, deep mode */
-  int no_regions;           /* --no-regions: deep mode ignores PISA_ROI */
+  int mpi_ranks;              /* --mpi N: run under mpirun -np N */
+  int oversubscribe;          /* --oversubscribe: more ranks than cores */
+  const char *roi_function;   /* --roi-function GLOB, deep mode */
+  int no_regions;             /* --no-regions: deep mode ignores PISA_ROI */
+  unsigned long object_depth; /* --objects (depth 2) / --object-depth N */
 };
 
 /* The defaults: 8:512 lines, 12 bits, every family, deep mode. */
@@ -55,6 +56,9 @@ int run_parse_interval_ms(const struct command_line *cl, const char *arg,
                           struct run_settings *s);
 int run_parse_mpi_ranks(const struct command_line *cl, const char *arg,
                         struct run_settings *s);
+/* --objects, and --object-depth N (1 to 8, implies --objects). */
+int run_parse_object_depth(const struct command_line *cl, const char *arg,
+                           struct run_settings *s);
 /* --sample RATE: "1%" or "0.01", from 0.000001 to 1. */
 int run_parse_sample(const struct command_line *cl, const char *arg,
                      struct run_settings *s);

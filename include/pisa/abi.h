@@ -12,7 +12,7 @@
 
 /* Bumped with every change of the tables' layout: the runtime refuses
  * modules built for another layout instead of misreading them. */
-#define PISA_ABI_VERSION 3u
+#define PISA_ABI_VERSION 4u
 
 /* ---- Record words -------------------------------------------------------
  * The instrumented code appends 64-bit words to a thread-local buffer:
@@ -37,6 +37,19 @@
  * path; an id with other bits set is an unknown block. */
 #define PISA_REC_REGION (UINT64_C(1) << 39)
 #define PISA_REC_REGION_MASK ((UINT64_C(1) << 23) - 1)
+/* A heap event (deep mode, ABI 4): right after the RESUME word of a call
+ * to an allocation or release function (pisa_heap_site) the segment holds
+ *   BLOCK tag | PISA_REC_HEAP | global heap site id,
+ *   base, size, released
+ * base: what the call allocated (0: nothing, it failed or only releases);
+ * size: its bytes; released: the address whose object the call ended (0:
+ * none).  The three words are read by position, like a site's. */
+#define PISA_REC_HEAP (UINT64_C(1) << 38)
+#define PISA_REC_HEAP_MASK ((UINT64_C(1) << 25) - 1)
+/* The heap site ids of a module not yet registered start here (its events
+ * are dropped); registered ids stay below. */
+#define PISA_REC_HEAP_UNREGISTERED (UINT64_C(1) << 24)
+#define PISA_REC_HEAP_WORDS 4u
 
 /* The thread-local buffer (initial-exec TLS), defined by the runtime.  The
  * pass loads the cursor once per segment (a block entry, or the code after a
@@ -219,6 +232,37 @@ struct pisa_line {
   uint32_t n_instrs;
 };
 
+/* ---- Data objects (ABI 4) -----------------------------------------------
+ * A call of an allocation or release function (malloc, calloc, realloc,
+ * aligned_alloc, posix_memalign, memalign, valloc, pvalloc, C++ operator
+ * new and delete, mmap, munmap, free) that returns to its caller: the
+ * allocator's name and the source location of the call, innermost first,
+ * then the call sites it was inlined into (DILocation's inlinedAt chain). */
+struct pisa_frame {
+  uint32_t file; /* index into the module's files, or PISA_INDEX_NONE */
+  uint32_t line; /* 0 without a debug location */
+};
+
+struct pisa_heap_site {
+  const char *allocator; /* the callee's linkage name */
+  uint32_t first_frame;  /* frames[first_frame .. first_frame + n_frames) */
+  uint32_t n_frames;
+};
+
+/* A global or static variable the module defines (not thread-local): its
+ * address, its size (DataLayout's alloc size), its name in the source
+ * (debug information) or else its symbol. */
+struct pisa_global {
+  const void *address;
+  uint64_t size;
+  const char *name;
+  uint32_t file; /* index into the module's files, or PISA_INDEX_NONE */
+  uint32_t line;
+};
+
+/* The most frames a heap site carries. */
+#define PISA_MAX_HEAP_FRAMES 8u
+
 /* A function of the module, or (n_blocks == 0) a function whose code is
  * only present inlined into others: blocks name it as their `source`. */
 struct pisa_function {
@@ -268,6 +312,18 @@ struct pisa_module {
   /* Written by the runtime at registration: PISA_REC_BLOCK | global id of
    * this module's block 0.  A block's BLOCK word is *block_base + local id. */
   uint64_t *block_base;
+  /* Data objects (ABI 4). */
+  uint32_t n_heap_sites;
+  uint32_t n_frames;
+  uint32_t n_globals;
+  uint32_t reserved2;
+  const struct pisa_heap_site *heap_sites;
+  const struct pisa_frame *frames;
+  const struct pisa_global *globals;
+  /* Written by the runtime at registration: PISA_REC_BLOCK | PISA_REC_HEAP
+   * | global id of this module's heap site 0; a heap event's first word is
+   * *heap_base + local id. */
+  uint64_t *heap_base;
 };
 
 #ifdef __cplusplus

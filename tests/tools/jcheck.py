@@ -8,6 +8,9 @@ Usage: jcheck.py FILE EXPR...  Each EXPR is a Python expression evaluated with
   top_block(name) the entry of fn(name)['bblp']['blocks'] that ran most
   loop(n)  the entry of `loops` whose first line is n (exactly one)
   line(n)  the entry of `lines` for line n (exactly one)
+  obj(n)   the entry of `objects` whose site starts at line n (exactly one)
+  kind(k)  the entries of `objects` of kind k
+  reuse(o) o's 64-byte reuse histogram: {"cold": n, "bins": [...]}
   load(path) another document (a reference run to compare with)
 Prints the failing expression with the values it saw and exits 1."""
 import json
@@ -43,7 +46,18 @@ def main(argv):
         with open(path) as f:
             return json.load(f)
 
-    env = {"d": d, "fn": fn, "th": th, "op": op, "top_block": top_block,
+    def obj(line):
+        hits = [o for o in d["objects"] if o.get("site")
+                and o["site"][0]["line"] == line]
+        if len(hits) != 1:
+            raise AssertionError(f"{len(hits)} objects at line {line}")
+        return hits[0]
+
+    def kind(k):
+        return [o for o in d["objects"] if o["kind"] == k]
+
+    env = {"obj": obj, "kind": kind,
+           "reuse": lambda o: o["reuse_distance"][0], "d": d, "fn": fn, "th": th, "op": op, "top_block": top_block,
            "load": load, "loop": lambda n: only("loops", n),
            "line": lambda n: only("lines", n)}
     for expr in argv[2:]:

@@ -54,10 +54,12 @@ declare void @llvm.assume(i1)
 ; CHECK: @__pisa_incoming = private constant [4 x i32] [i32 0, i32 0, i32 1, i32 1073741825]
 ; Phi 0 in block 1, incoming pairs 0..1, an index update (flag 2).
 ; CHECK: @__pisa_phis = private constant [1 x { i32, i32, i32, i32 }] [{ i32, i32, i32, i32 } { i32 1, i32 0, i32 2, i32 2 }]
-; The descriptor: ABI version 3, the counts, the module name, then the
-; compilation directory: the compile unit's (!1's "/src").
+; The descriptor: ABI version 4, the counts, the module name, then the
+; compilation directory: the compile unit's (!1's "/src"); at the end the
+; data objects' tables (no allocation call, no global variable: empty, and
+; no heap base).
 ; CHECK: [[DIR:@.pisa.str.[0-9]+]] = private unnamed_addr constant [5 x i8] c"/src\00"
-; CHECK: @__pisa_module = internal global {{.*}} { i32 3, i32 2, i32 4, i32 9, i32 2, i32 2, i32 7, i32 1, i32 2, i32 0, ptr @.pisa.str{{[.0-9]*}}, ptr [[DIR]], ptr @__pisa_functions, {{.*}} ptr @__pisa_successors, ptr @__pisa_operands, ptr @__pisa_phis, ptr @__pisa_incoming, ptr @__pisa_block_base }, section "pisa_modules"
+; CHECK: @__pisa_module = internal global {{.*}} { i32 4, i32 2, i32 4, i32 9, i32 2, i32 2, i32 7, i32 1, i32 2, i32 0, ptr @.pisa.str{{[.0-9]*}}, ptr [[DIR]], ptr @__pisa_functions, {{.*}} ptr @__pisa_successors, ptr @__pisa_operands, ptr @__pisa_phis, ptr @__pisa_incoming, ptr @__pisa_block_base, i32 0, i32 0, i32 0, i32 0, ptr @__pisa_heap_sites, ptr @__pisa_frames, ptr @__pisa_globals, ptr null }, section "pisa_modules"
 ; CHECK: @llvm.used = appending global {{.*}} [ptr @__pisa_module]
 ; CHECK: @llvm.global_ctors = appending global {{.*}} [{ i32, ptr, ptr } { i32 1, ptr @__pisa_module_ctor, ptr null }]
 ; CHECK: define internal void @__pisa_module_ctor()

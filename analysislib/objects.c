@@ -1,0 +1,687 @@
+/* objects.c: data objects in deep mode (objects.h).  The objects and the
+ * map of their live address ranges are process-wide, under one lock: heap
+ * events (in each thread's stream order), module registration (globals)
+ * and thread starts (stacks) change them.  Each thread counts its accesses
+ * per object in its space group, looking the address up in a cached range
+ * (the object's, or the gap between objects) that stays valid until the
+ * map changes, so a stream through one object takes the lock once.  The
+ * thread's own 64-byte reuse engine gives every access its LRU stack
+ * distance over the thread's whole stream, binned by the object. */
+#include "objects.h"
+#include "locality.h"
+#include "objmap.h"
+#include "reuse.h"
+#include "u64map.h"
+
+#include <stdlib.h>
+#include <uthash.h>
+
+#define OBJECT_UNKNOWN 0u
+#define OBJECT_LINE_SHIFT 6 /* footprint and reuse at 64-byte lines */
+#define OBJECT_TOP_FUNCTIONS 5
+#define NO_INSTRUCTION UINT64_MAX
+
+enum object_kind { KIND_UNKNOWN, KIND_HEAP, KIND_GLOBAL, KIND_STACK };
+static const char *const kind_names[] = {"unknown", "heap", "global", "stack"};
+
+struct object_frame {
+  const char *file; /* NULL without a debug location */
+  uint32_t line;
+};
+
+/* A registered heap site: where the call is, and its object (the sites
+ * with the same frames up to the configured depth share one). */
+struct heap_site {
+  const char *allocator;
+  uint32_t n_frames;
+  struct object_frame frames[PISA_MAX_HEAP_FRAMES];
+  uint32_t object; /* OBJMAP_NONE before its first allocation */
+};
+
+struct object {
+  uint8_t kind;
+  const char *name; /* heap: the allocator; global: the variable */
+  uint32_t n_frames;
+  struct object_frame frames[PISA_MAX_HEAP_FRAMES];
+  const struct pisa_thread *thread; /* stack: its thread */
+  uint64_t size;                    /* global, stack: its bytes */
+  uint64_t allocations, frees, bytes_allocated, live_bytes, peak_live_bytes;
+  uint64_t first_allocation, last_free; /* NO_INSTRUCTION: none */
+};
+
+/* A heap object by its frames (the key), for grouping sites. */
+struct context {
+  uint32_t object;
+  UT_hash_handle hh;
+  char key[];
+};
+
+static pthread_mutex_t objects_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct heap_site *heap_sites;
+static _Atomic uint32_t n_heap_sites;
+static struct object *objects;
+static uint32_t n_objects, objects_capacity;
+static struct context *contexts;
+static struct objmap map;
+/* Bumped at every change of the map: a thread's cached range is valid
+ * while the version it was read at is current. */
+static _Atomic uint64_t map_version;
+
+/* One thread's counts per object (space group). */
+struct object_counts {
+  uint64_t accesses, loads, stores, bytes_loaded, bytes_stored;
+  struct u64map lines;           /* 64-byte lines touched */
+  uint64_t reuse[LOCALITY_BINS]; /* at 64-byte lines, cold last */
+};
+
+/* A range (an object's, or a gap: OBJMAP_NONE) a thread found recently,
+ * with what the next accesses to it save: the last single line counted in
+ * it, and the accesses of one function not yet in the touch table.  An
+ * empty range (end == base) holds nothing. */
+struct cached_range {
+  struct objmap_range range;
+  uint32_t object; /* OBJECT_UNKNOWN for a gap */
+  uint32_t fn;     /* the function of the pending accesses */
+  uint64_t pending;
+  uint64_t last_line;
+};
+
+/* Ranges cached per thread: a loop streaming through a few arrays at once
+ * (triad's three) finds each in the cache. */
+#define OBJECT_CACHE 4
+
+struct pisa_thread_objects {
+  struct object_counts *counts;
+  uint32_t capacity;
+  struct u64map touch; /* object << 32 | source function -> accesses */
+  struct cached_range cache[OBJECT_CACHE];
+  uint64_t cache_version; /* the map version the cache was filled at */
+  unsigned next_victim;
+  uint64_t instructions;      /* of the blocks entered so far */
+  struct reuse_engine *reuse; /* 64-byte lines, the thread's stream */
+  uint8_t *bins;              /* per access of the batch */
+  size_t bins_capacity;
+};
+
+PISA_HIDDEN uint32_t pisa_heap_site_count(void) {
+  return atomic_load_explicit(&n_heap_sites, memory_order_acquire);
+}
+
+/* ---- Objects (under objects_lock) ---------------------------------------- */
+
+/* A new object of `kind`: its id, or OBJECT_UNKNOWN when memory ran out. */
+static uint32_t object_new(uint8_t kind) {
+  if (n_objects == objects_capacity) {
+    uint32_t cap = objects_capacity ? 2 * objects_capacity : 64;
+    struct object *o = realloc(objects, cap * sizeof *o);
+    if (!o)
+      return OBJECT_UNKNOWN;
+    objects = o;
+    objects_capacity = cap;
+  }
+  objects[n_objects] = (struct object){.kind = kind,
+                                       .first_allocation = NO_INSTRUCTION,
+                                       .last_free = NO_INSTRUCTION};
+  return n_objects++;
+}
+
+/* Object 0 is `unknown`. */
+static void objects_init_locked(void) {
+  if (!n_objects)
+    object_new(KIND_UNKNOWN);
+}
+
+/* The map gets [base, base + size) for object; ranges it covers end. */
+static void map_insert(uint64_t base, uint64_t size, uint32_t object,
+                       objmap_ended *ended, void *ctx) {
+  if (objmap_insert(&map, base, size, object, ended, ctx))
+    pisa_out_of_memory();
+  atomic_fetch_add_explicit(&map_version, 1, memory_order_release);
+}
+
+/* A heap range ended (released, or replaced) at instruction *ctx. */
+static void heap_range_ended(void *ctx, const struct objmap_range *r) {
+  struct object *o = &objects[r->object];
+  uint64_t bytes = r->end - r->base;
+  if (o->kind != KIND_HEAP)
+    return;
+  o->live_bytes -= bytes < o->live_bytes ? bytes : o->live_bytes;
+  o->frees++;
+  o->last_free = *(const uint64_t *)ctx;
+}
+
+/* The heap object of site s: by its frames up to the configured depth. */
+static uint32_t heap_object(struct heap_site *s) {
+  if (s->object != OBJMAP_NONE)
+    return s->object;
+  char key[PISA_MAX_HEAP_FRAMES * 64];
+  size_t used = 0;
+  uint32_t depth = s->n_frames < pisa_config.object_depth
+                       ? s->n_frames
+                       : pisa_config.object_depth;
+  for (uint32_t f = 0; f < depth && used < sizeof key; f++)
+    used +=
+        (size_t)snprintf(key + used, sizeof key - used, "%p:%u;",
+                         (const void *)s->frames[f].file, s->frames[f].line);
+  struct context *c;
+  HASH_FIND_STR(contexts, key, c);
+  if (c)
+    return s->object = c->object;
+  uint32_t id = object_new(KIND_HEAP);
+  size_t len = strlen(key) + 1;
+  if (id == OBJECT_UNKNOWN || !(c = malloc(sizeof *c + len)))
+    return OBJECT_UNKNOWN;
+  memcpy(c->key, key, len);
+  c->object = id;
+  HASH_ADD_STR(contexts, key, c);
+  objects[id].name = s->allocator;
+  objects[id].n_frames = depth;
+  memcpy(objects[id].frames, s->frames, depth * sizeof *s->frames);
+  return s->object = id;
+}
+
+/* What a call that allocated or released did, at instruction `at` of the
+ * thread.  A failed allocation (nothing allocated, a size asked) released
+ * nothing either (realloc). */
+static void heap_event_locked(const struct heap_event *e, uint64_t at) {
+  struct objmap_range gone;
+  if (e->released && !(!e->base && e->size) &&
+      !objmap_remove(&map, e->released, &gone)) {
+    heap_range_ended(&at, &gone);
+    atomic_fetch_add_explicit(&map_version, 1, memory_order_release);
+  }
+  if (!e->base)
+    return;
+  uint32_t id = heap_object(&heap_sites[e->site]);
+  struct object *o = &objects[id];
+  if (id == OBJECT_UNKNOWN)
+    return;
+  o->allocations++;
+  o->bytes_allocated += e->size;
+  o->live_bytes += e->size;
+  if (o->live_bytes > o->peak_live_bytes)
+    o->peak_live_bytes = o->live_bytes;
+  if (o->first_allocation == NO_INSTRUCTION)
+    o->first_allocation = at;
+  if (e->size) /* no byte of a 0-byte allocation can be accessed */
+    map_insert(e->base, e->size, id, heap_range_ended, &at);
+}
+
+/* ---- Registration ------------------------------------------------------- */
+
+static void register_heap_sites(const struct pisa_module *m,
+                                const char *const *files, uint32_t h0) {
+  for (uint32_t i = 0; i < m->n_heap_sites; i++) {
+    const struct pisa_heap_site *in = &m->heap_sites[i];
+    struct heap_site *s = &heap_sites[h0 + i];
+    *s = (struct heap_site){.allocator = strdup(in->allocator),
+                            .object = OBJMAP_NONE};
+    for (uint32_t f = 0; f < in->n_frames && f < PISA_MAX_HEAP_FRAMES &&
+                         in->first_frame + f < m->n_frames;
+         f++) {
+      const struct pisa_frame *fr = &m->frames[in->first_frame + f];
+      s->frames[s->n_frames++] = (struct object_frame){
+          fr->file < m->n_files ? files[fr->file] : NULL, fr->line};
+    }
+  }
+}
+
+static void register_globals(const struct pisa_module *m,
+                             const char *const *files) {
+  for (uint32_t i = 0; m->globals && i < m->n_globals; i++) {
+    const struct pisa_global *g = &m->globals[i];
+    uint32_t id = object_new(KIND_GLOBAL);
+    if (id == OBJECT_UNKNOWN)
+      return;
+    objects[id].name = strdup(g->name);
+    objects[id].size = g->size;
+    objects[id].n_frames = 1;
+    objects[id].frames[0] = (struct object_frame){
+        g->file < m->n_files ? files[g->file] : NULL, g->line};
+    map_insert((uint64_t)(uintptr_t)g->address, g->size, id, NULL, NULL);
+  }
+}
+
+PISA_HIDDEN int pisa_objects_register(const struct pisa_module *m,
+                                      const char *const *files) {
+  pisa_config_init();
+  pthread_mutex_lock(&objects_lock);
+  objects_init_locked();
+  uint32_t h0 = atomic_load_explicit(&n_heap_sites, memory_order_relaxed);
+  uint32_t n = m->heap_sites && m->heap_base ? m->n_heap_sites : 0;
+  struct heap_site *grown = n && h0 + n <= PISA_REC_HEAP_UNREGISTERED
+                                ? realloc(heap_sites, (h0 + n) * sizeof *grown)
+                                : NULL;
+  if (n && !grown) {
+    pthread_mutex_unlock(&objects_lock);
+    return -1;
+  }
+  if (grown) {
+    heap_sites = grown;
+    register_heap_sites(m, files, h0);
+    atomic_store_explicit(&n_heap_sites, h0 + n, memory_order_release);
+    __atomic_store_n(m->heap_base, PISA_REC_BLOCK | PISA_REC_HEAP | h0,
+                     __ATOMIC_RELEASE);
+  }
+  if (pisa_config.objects)
+    register_globals(m, files);
+  pthread_mutex_unlock(&objects_lock);
+  return 0;
+}
+
+PISA_HIDDEN void pisa_objects_thread(struct pisa_thread *t) {
+  pthread_attr_t attr;
+  void *low;
+  size_t size;
+  if (!pisa_config.objects || pthread_getattr_np(pthread_self(), &attr))
+    return;
+  int got = !pthread_attr_getstack(&attr, &low, &size);
+  pthread_attr_destroy(&attr);
+  if (!got)
+    return;
+  pthread_mutex_lock(&objects_lock);
+  objects_init_locked();
+  uint32_t id = object_new(KIND_STACK);
+  if (id != OBJECT_UNKNOWN) {
+    objects[id].name = "stack";
+    objects[id].thread = t;
+    objects[id].size = size;
+    map_insert((uint64_t)(uintptr_t)low, size, id, NULL, NULL);
+  }
+  pthread_mutex_unlock(&objects_lock);
+}
+
+/* ---- A thread's counts (its space group) --------------------------------- */
+
+static struct pisa_thread_objects *thread_objects(struct pisa_thread *t) {
+  if (!t->objects && !(t->objects = calloc(1, sizeof *t->objects)))
+    pisa_out_of_memory();
+  return t->objects;
+}
+
+static struct object_counts *counts_of(struct pisa_thread_objects *o,
+                                       uint32_t id) {
+  if (id >= o->capacity) {
+    uint32_t cap = o->capacity ? 2 * o->capacity : 64;
+    while (cap <= id)
+      cap *= 2;
+    struct object_counts *c = realloc(o->counts, cap * sizeof *c);
+    if (!c) {
+      pisa_out_of_memory();
+      return NULL;
+    }
+    memset(c + o->capacity, 0, (cap - o->capacity) * sizeof *c);
+    o->counts = c;
+    o->capacity = cap;
+  }
+  return &o->counts[id];
+}
+
+/* The entry's pending accesses into the touch table. */
+static void touch_flush(struct pisa_thread_objects *o, struct cached_range *c) {
+  uint64_t key = (uint64_t)c->object << 32 | c->fn;
+  uint64_t *n = c->pending ? u64map_slot(&o->touch, key) : NULL;
+  if (n)
+    *n += c->pending;
+  c->pending = 0;
+}
+
+/* Empties the cache (the map changed, or the counts are read). */
+static void cache_clear(struct pisa_thread_objects *o) {
+  for (unsigned i = 0; i < OBJECT_CACHE; i++)
+    touch_flush(o, &o->cache[i]);
+  memset(o->cache, 0, sizeof o->cache);
+}
+
+/* Looks addr up in the map into an entry of the cache (round robin). */
+static struct cached_range *cache_fill(struct pisa_thread_objects *o,
+                                       uint64_t addr) {
+  struct cached_range *c = &o->cache[o->next_victim++ % OBJECT_CACHE];
+  touch_flush(o, c);
+  pthread_mutex_lock(&objects_lock);
+  c->range = objmap_lookup(&map, addr);
+  o->cache_version = atomic_load_explicit(&map_version, memory_order_relaxed);
+  pthread_mutex_unlock(&objects_lock);
+  c->object = c->range.object == OBJMAP_NONE ? OBJECT_UNKNOWN : c->range.object;
+  c->last_line = UINT64_MAX;
+  return c;
+}
+
+/* The cached range that holds addr: found in the cache while the map has
+ * not changed since it was filled, else looked up. */
+static struct cached_range *cached(struct pisa_thread_objects *o,
+                                   uint64_t addr) {
+  uint64_t v = atomic_load_explicit(&map_version, memory_order_acquire);
+  if (v != o->cache_version)
+    cache_clear(o);
+  for (unsigned i = 0; i < OBJECT_CACHE; i++) {
+    struct cached_range *c = &o->cache[i];
+    if (addr - c->range.base < c->range.end - c->range.base)
+      return c;
+  }
+  return cache_fill(o, addr);
+}
+
+/* The 64-byte lines of [addr, addr + size) into the object's footprint;
+ * a repeat of the range's last single line is known. */
+static void add_lines(struct cached_range *r, struct object_counts *c,
+                      uint64_t addr, uint64_t size) {
+  uint64_t first = addr >> OBJECT_LINE_SHIFT,
+           last = (addr + (size ? size - 1 : 0)) >> OBJECT_LINE_SHIFT;
+  if (first == last && first == r->last_line)
+    return;
+  for (uint64_t l = first; l <= last && l >= first; l++)
+    if (!u64map_slot(&c->lines, l))
+      return;
+  r->last_line = first == last ? first : UINT64_MAX;
+}
+
+static void count_access(struct pisa_thread_objects *o, uint32_t fn,
+                         uint64_t addr, uint64_t size, uint8_t kind,
+                         const uint8_t *bin) {
+  struct cached_range *r = cached(o, addr);
+  struct object_counts *c = counts_of(o, r->object);
+  if (!c)
+    return;
+  c->accesses++;
+  if (kind & ACCESS_READS) {
+    c->loads++;
+    c->bytes_loaded += size;
+  }
+  if (kind & ACCESS_WRITES) {
+    c->stores++;
+    c->bytes_stored += size;
+  }
+  add_lines(r, c, addr, size);
+  if (bin)
+    c->reuse[*bin < LOCALITY_FINITE_BINS ? *bin : LOCALITY_COLD_INDEX]++;
+  if (r->fn != fn)
+    touch_flush(o, r);
+  r->fn = fn;
+  r->pending++;
+}
+
+/* Accesses [a, end) of b, made by function fn; bins: their 64-byte reuse
+ * bins, NULL without the reuse family. */
+static void count_accesses(struct pisa_thread_objects *o,
+                           const struct event_batch *b, size_t a, size_t end,
+                           uint32_t fn, const uint8_t *bins) {
+  for (; a < end; a++)
+    count_access(o, fn, b->addr[a], b->size[a], b->kind[a],
+                 bins ? &bins[a] : NULL);
+}
+
+static int reuse_on(void) {
+  return (pisa_config.families & PISA_FAMILY(REUSE)) != 0;
+}
+
+/* The reuse bins of b's accesses in o->bins; -1 when memory ran out. */
+static int reuse_bins(struct pisa_thread_objects *o,
+                      const struct event_batch *b) {
+  size_t n = b->n_accesses;
+  if (!o->reuse && !(o->reuse = reuse_new(OBJECT_LINE_SHIFT)))
+    return -1;
+  if (n > o->bins_capacity) {
+    uint8_t *bins = realloc(o->bins, n);
+    if (!bins)
+      return -1;
+    o->bins = bins;
+    o->bins_capacity = n;
+  }
+  reuse_batch(o->reuse, b->addr, n, o->bins, NULL);
+  return 0;
+}
+
+PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
+                                      const struct event_batch *b) {
+  struct pisa_thread_objects *o = thread_objects(t);
+  if (o && reuse_on() && reuse_bins(o, b)) {
+    pisa_out_of_memory();
+    return;
+  }
+  const uint8_t *bins = o && reuse_on() ? o->bins : NULL;
+  size_t e = 0;
+  for (size_t i = 0; o && i < b->n_instances; i++) {
+    const struct program_block *pb = &pisa_blocks[b->block[i]];
+    if ((b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED)
+      o->instructions += pb->n_instrs;
+    size_t a = b->first_access[i], end = b->first_access[i + 1];
+    for (; e < b->n_heap && b->heap[e].instance <= i; e++) {
+      size_t at = b->heap[e].access < end ? b->heap[e].access : end;
+      count_accesses(o, b, a, at, pb->source, bins);
+      a = at > a ? at : a;
+      pthread_mutex_lock(&objects_lock);
+      heap_event_locked(&b->heap[e], o->instructions);
+      pthread_mutex_unlock(&objects_lock);
+    }
+    count_accesses(o, b, a, end, pb->source, bins);
+  }
+  for (; o && e < b->n_heap; e++) {
+    pthread_mutex_lock(&objects_lock);
+    heap_event_locked(&b->heap[e], o->instructions);
+    pthread_mutex_unlock(&objects_lock);
+  }
+}
+
+PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t) {
+  struct pisa_thread_objects *o = t->objects;
+  if (!o)
+    return;
+  for (uint32_t i = 0; i < o->capacity; i++)
+    u64map_free(&o->counts[i].lines);
+  free(o->counts);
+  u64map_free(&o->touch);
+  if (o->reuse)
+    reuse_free(o->reuse);
+  free(o->bins);
+  free(o);
+  t->objects = NULL;
+}
+
+/* ---- The result --------------------------------------------------------- */
+
+/* An object's counts over every thread, and its top functions. */
+struct object_total {
+  struct object_counts c;
+  uint64_t lines;
+  uint32_t functions[OBJECT_TOP_FUNCTIONS];
+  uint64_t function_accesses[OBJECT_TOP_FUNCTIONS];
+};
+
+static void add_counts(struct object_counts *to,
+                       const struct object_counts *from) {
+  to->accesses += from->accesses;
+  to->loads += from->loads;
+  to->stores += from->stores;
+  to->bytes_loaded += from->bytes_loaded;
+  to->bytes_stored += from->bytes_stored;
+  for (int i = 0; i < LOCALITY_BINS; i++)
+    to->reuse[i] += from->reuse[i];
+}
+
+/* "reuse_distance" and "miss_ratio" at 64-byte lines, as the totals'. */
+static void reuse_json(json_object *o, const struct object_counts *c) {
+  static const uint64_t line_bytes = LOCALITY_MISS_LINE_BYTES;
+  struct reuse_histograms *h = malloc(sizeof *h);
+  if (!h || histograms_init(h, &line_bytes, 1)) {
+    free(h);
+    return;
+  }
+  memcpy(h->counts[0], c->reuse, sizeof c->reuse);
+  json_object_object_add(o, "reuse_distance", reuse_distance_to_json(h));
+  json_object_object_add(o, "miss_ratio",
+                         miss_ratio_to_json(h, locality_default_cache_bytes,
+                                            LOCALITY_DEFAULT_CACHES));
+  free(h);
+}
+
+/* Keeps the OBJECT_TOP_FUNCTIONS functions with the most accesses. */
+static void add_top(struct object_total *tot, uint32_t fn, uint64_t n) {
+  int at = OBJECT_TOP_FUNCTIONS;
+  while (at > 0 && tot->function_accesses[at - 1] < n)
+    at--;
+  if (at == OBJECT_TOP_FUNCTIONS)
+    return;
+  memmove(&tot->functions[at + 1], &tot->functions[at],
+          (OBJECT_TOP_FUNCTIONS - 1 - at) * sizeof *tot->functions);
+  memmove(&tot->function_accesses[at + 1], &tot->function_accesses[at],
+          (OBJECT_TOP_FUNCTIONS - 1 - at) * sizeof *tot->function_accesses);
+  tot->functions[at] = fn;
+  tot->function_accesses[at] = n;
+}
+
+/* Every thread's counts summed, lines united, per object; NULL when memory
+ * ran out. */
+static struct object_total *totals(struct pisa_thread *threads) {
+  struct object_total *tot = calloc(n_objects ? n_objects : 1, sizeof *tot);
+  struct u64map touch,
+      *lines = calloc(n_objects ? n_objects : 1, sizeof *lines);
+  u64map_init(&touch);
+  uint64_t key, count, *n;
+  for (struct pisa_thread *t = threads; tot && lines && t; t = t->next) {
+    struct pisa_thread_objects *o = t->objects;
+    if (!o)
+      continue;
+    cache_clear(o);
+    for (uint32_t i = 0; i < o->capacity && i < n_objects; i++) {
+      add_counts(&tot[i].c, &o->counts[i]);
+      for (size_t it = 0; u64map_next(&o->counts[i].lines, &it, &key, &count);)
+        u64map_slot(&lines[i], key);
+    }
+    for (size_t it = 0; u64map_next(&o->touch, &it, &key, &count);)
+      if ((n = u64map_slot(&touch, key)))
+        *n += count;
+  }
+  for (size_t it = 0; tot && u64map_next(&touch, &it, &key, &count);)
+    if ((key >> 32) < n_objects)
+      add_top(&tot[key >> 32], (uint32_t)key, count);
+  for (uint32_t i = 0; tot && lines && i < n_objects; i++) {
+    tot[i].lines = u64map_count(&lines[i]);
+    u64map_free(&lines[i]);
+  }
+  u64map_free(&touch);
+  free(lines);
+  return tot;
+}
+
+static void add_u64(json_object *o, const char *key, uint64_t v) {
+  json_object_object_add(o, key, json_object_new_uint64(v));
+}
+
+/* The source locations: the call and the calls it was inlined into (heap),
+ * the declaration (global). */
+static json_object *frames_json(const struct object *ob) {
+  json_object *a = json_object_new_array();
+  for (uint32_t f = 0; f < ob->n_frames; f++) {
+    json_object *fr = json_object_new_object();
+    const struct object_frame *in = &ob->frames[f];
+    json_object_object_add(fr, "file",
+                           in->file ? json_object_new_string(in->file) : NULL);
+    json_object_object_add(fr, "line",
+                           in->line ? json_object_new_int64(in->line) : NULL);
+    json_object_array_add(a, fr);
+  }
+  return a;
+}
+
+static void heap_json(json_object *o, const struct object *ob) {
+  add_u64(o, "allocations", ob->allocations);
+  add_u64(o, "frees", ob->frees);
+  add_u64(o, "bytes_allocated", ob->bytes_allocated);
+  add_u64(o, "peak_live_bytes", ob->peak_live_bytes);
+  add_u64(o, "first_allocation", ob->first_allocation);
+  json_object_object_add(o, "last_free",
+                         ob->last_free == NO_INSTRUCTION
+                             ? NULL
+                             : json_object_new_uint64(ob->last_free));
+}
+
+/* The position of thread t in the result's "threads". */
+static int64_t thread_position(const struct pisa_thread *threads,
+                               const struct pisa_thread *t) {
+  int64_t p = 0;
+  for (const struct pisa_thread *u = threads; u && u != t; u = u->next)
+    p++;
+  return p;
+}
+
+static json_object *object_json(const struct pisa_thread *threads,
+                                const struct object *ob,
+                                const struct object_total *tot) {
+  json_object *o = json_object_new_object();
+  json_object_object_add(o, "kind",
+                         json_object_new_string(kind_names[ob->kind]));
+  json_object_object_add(
+      o, "name",
+      json_object_new_string(ob->name ? ob->name : kind_names[ob->kind]));
+  if (ob->kind == KIND_HEAP || ob->kind == KIND_GLOBAL)
+    json_object_object_add(o, "site", frames_json(ob));
+  if (ob->kind == KIND_STACK)
+    json_object_object_add(
+        o, "thread",
+        json_object_new_int64(thread_position(threads, ob->thread)));
+  if (ob->kind == KIND_GLOBAL || ob->kind == KIND_STACK)
+    add_u64(o, "size", ob->size);
+  if (ob->kind == KIND_HEAP)
+    heap_json(o, ob);
+  add_u64(o, "accesses", tot->c.accesses);
+  add_u64(o, "loads", tot->c.loads);
+  add_u64(o, "stores", tot->c.stores);
+  add_u64(o, "bytes_loaded", tot->c.bytes_loaded);
+  add_u64(o, "bytes_stored", tot->c.bytes_stored);
+  add_u64(o, "footprint_bytes", tot->lines << OBJECT_LINE_SHIFT);
+  if (reuse_on())
+    reuse_json(o, &tot->c);
+  json_object *fns = json_object_new_array();
+  for (int f = 0; f < OBJECT_TOP_FUNCTIONS && tot->function_accesses[f]; f++) {
+    json_object *fn = json_object_new_object();
+    json_object_object_add(
+        fn, "name",
+        json_object_new_string(pisa_functions[tot->functions[f]].display));
+    add_u64(fn, "accesses", tot->function_accesses[f]);
+    json_object_array_add(fns, fn);
+  }
+  json_object_object_add(o, "functions", fns);
+  return o;
+}
+
+static const struct object_total *sort_totals;
+
+/* Most accesses first, then by id (the order objects were created). */
+static int by_accesses(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  uint64_t nx = sort_totals[x].c.accesses, ny = sort_totals[y].c.accesses;
+  if (nx != ny)
+    return nx < ny ? 1 : -1;
+  return x < y ? -1 : x > y;
+}
+
+/* Listed: `unknown`, and every object accessed or allocated. */
+static int listed(uint32_t id, const struct object_total *tot) {
+  return id == OBJECT_UNKNOWN || tot[id].c.accesses || objects[id].allocations;
+}
+
+PISA_HIDDEN json_object *pisa_objects_json(struct pisa_thread *threads) {
+  if (!pisa_config.objects)
+    return NULL;
+  pthread_mutex_lock(&objects_lock);
+  objects_init_locked();
+  struct object_total *tot = totals(threads);
+  uint32_t *order = malloc(n_objects * sizeof *order), n = 0;
+  json_object *a = NULL;
+  if (tot && order) {
+    for (uint32_t i = 0; i < n_objects; i++)
+      if (listed(i, tot))
+        order[n++] = i;
+    sort_totals = tot;
+    qsort(order, n, sizeof *order, by_accesses);
+    a = json_object_new_array();
+    for (uint32_t k = 0; k < n; k++)
+      json_object_array_add(
+          a, object_json(threads, &objects[order[k]], &tot[order[k]]));
+  }
+  pthread_mutex_unlock(&objects_lock);
+  free(order);
+  free(tot);
+  return a;
+}

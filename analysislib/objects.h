@@ -1,0 +1,31 @@
+/* objects.h: data objects in deep mode (PISA_OBJECTS=1, docs/metrics.md
+ * "Data objects"): every access is attributed to the heap allocation site,
+ * global variable or thread stack its address belongs to, or to `unknown`.
+ * The ranges are process-wide; the counts are per thread, merged when the
+ * result is written. */
+#ifndef PISA_OBJECTS_H
+#define PISA_OBJECTS_H
+
+#include <json-c/json.h>
+
+#include "runtime.h"
+
+/* Registers module m's heap sites (global ids from the returned first one
+ * on, written to *m->heap_base) and, with objects on, its global
+ * variables; `files` are the module's file names, kept by the caller.
+ * 0, or -1 when the heap site table is full or memory ran out. */
+PISA_HIDDEN int pisa_objects_register(const struct pisa_module *m,
+                                      const char *const *files);
+/* Heap sites registered (acquire: ids below are valid). */
+PISA_HIDDEN uint32_t pisa_heap_site_count(void);
+/* The calling thread's stack becomes an object (thread t's). */
+PISA_HIDDEN void pisa_objects_thread(struct pisa_thread *t);
+/* The batch's heap events and accesses, in order (the space group). */
+PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
+                                      const struct event_batch *b);
+PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t);
+/* "objects" of the raw result, from the counts of every thread of the
+ * list `threads` (threads.h); NULL when objects are off. */
+PISA_HIDDEN json_object *pisa_objects_json(struct pisa_thread *threads);
+
+#endif
