@@ -52,7 +52,12 @@ struct pisa_config {
    * none (`off`), PISA_SNAPSHOT_AUTO (unset or `auto`, the default) for an
    * interval that keeps their cost under 1% of the program's CPU time. */
   unsigned snapshot_seconds;
+  /* PISA_INTERVALS: instructions per interval (deep_intervals.h), 0 for
+   * none (`off`), PISA_INTERVALS_AUTO (unset or `auto`, the default) for
+   * a length that adapts to keep 500 to 1000 intervals. */
+  uint64_t intervals;
 };
+#define PISA_INTERVALS_AUTO UINT64_MAX
 PISA_HIDDEN extern struct pisa_config pisa_config;
 /* The names of the families in PISA_METRICS, by PISA_FAMILY() bit. */
 PISA_HIDDEN extern const char *const pisa_family_names[];

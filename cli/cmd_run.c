@@ -100,6 +100,10 @@ static const char usage_text[] =
     "                        deep mode: the calls of the functions whose\n"
     "                        name matches GLOB (inlined or not) are a\n"
     "                        region of interest named GLOB\n"
+    "      --intervals N     deep mode: cut each thread's run into\n"
+    "                        intervals of N instructions (auto, the\n"
+    "                        default: a length that keeps 500 to 1000;\n"
+    "                        off: none) and detect its phases\n"
     "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
     "  -q, --quiet           print no summary and no status line\n"
     "  -h, --help            show this help\n"
@@ -143,7 +147,8 @@ enum {
   OPT_SAMPLE,
   OPT_MEMORY_LIMIT,
   OPT_ANALYSIS_THREADS,
-  OPT_ROI_FUNCTION
+  OPT_ROI_FUNCTION,
+  OPT_INTERVALS
 };
 
 static const struct option RunOptions[] = {
@@ -165,6 +170,7 @@ static const struct option RunOptions[] = {
     {"analysis-threads", required_argument, NULL, OPT_ANALYSIS_THREADS},
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
     {"roi-function", required_argument, NULL, OPT_ROI_FUNCTION},
+    {"intervals", required_argument, NULL, OPT_INTERVALS},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -231,6 +237,8 @@ static int take_option(int opt, char *arg, void *ctx) {
     return run_parse_analysis_threads(cl, arg, s);
   case OPT_ROI_FUNCTION:
     return run_parse_roi_function(cl, arg, s);
+  case OPT_INTERVALS:
+    return run_parse_intervals(cl, arg, s);
   case 'q':
     o->quiet = 1;
     break;
