@@ -256,15 +256,21 @@ PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
   }
 }
 
+/* The count in t of the block at position i of the source index (0 for a
+ * block t never reached or beyond the n_blocks being reported). */
+static uint64_t indexed_count(const struct pisa_thread *t, uint32_t i,
+                              uint32_t n_blocks) {
+  uint32_t b = source_blocks[i];
+  return b < n_blocks && b < t->block_capacity ? t->block_counts[b] : 0;
+}
+
 PISA_HIDDEN int pisa_aggregate_ran(const struct pisa_thread *t, uint32_t f,
                                    uint32_t n_blocks) {
   if (!source_blocks)
     return 0;
-  for (uint32_t i = source_start[f]; i < source_start[f + 1]; i++) {
-    uint32_t b = source_blocks[i];
-    if (b < n_blocks && b < t->block_capacity && t->block_counts[b])
+  for (uint32_t i = source_start[f]; i < source_start[f + 1]; i++)
+    if (indexed_count(t, i, n_blocks))
       return 1;
-  }
   return 0;
 }
 
@@ -272,9 +278,9 @@ PISA_HIDDEN void pisa_aggregate_function(struct pisa_thread *t,
                                          struct aggregate *fa, uint32_t f,
                                          uint32_t n_blocks) {
   for (uint32_t i = source_start[f]; i < source_start[f + 1]; i++) {
-    uint32_t b = source_blocks[i];
-    if (b < n_blocks && b < t->block_capacity && t->block_counts[b])
-      add_block(fa, &pisa_blocks[b], t->block_counts[b]);
+    uint64_t count = indexed_count(t, i, n_blocks);
+    if (count)
+      add_block(fa, &pisa_blocks[source_blocks[i]], count);
   }
   if (f < t->fn_capacity)
     add_fn_state(fa, &t->fns[f]);

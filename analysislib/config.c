@@ -258,6 +258,13 @@ static void parse_analysis_threads(void) {
       "PISA_ANALYSIS_THREADS", 0, PISA_MAX_ANALYSIS_THREADS, n);
 }
 
+/* PISA_REGIONS=on|off (pisa-char --no-regions); on when unset. */
+static void parse_regions(const char *spec) {
+  pisa_config.regions_off = spec && *spec && !strcmp(spec, "off");
+  if (spec && *spec && strcmp(spec, "off") && strcmp(spec, "on"))
+    refuse("PISA_REGIONS", spec, "on or off");
+}
+
 static void read_config(void) {
   const char *dir = getenv("PISA_OUTPUT_DIR");
   parse_line_sizes(getenv("PISA_LINE_SIZES"));
@@ -273,6 +280,7 @@ static void read_config(void) {
   const char *roi = getenv("PISA_ROI_FUNCTION");
   if (roi && strlen(roi) < sizeof pisa_config.roi_function)
     strcpy(pisa_config.roi_function, roi);
+  parse_regions(getenv("PISA_REGIONS"));
   parse_snapshot_interval(getenv("PISA_SNAPSHOT_INTERVAL"));
   parse_intervals(getenv("PISA_INTERVALS"));
   read_counter_config();

@@ -45,6 +45,9 @@ struct pisa_config {
   /* PISA_ROI_FUNCTION: the calls of functions whose name matches this
    * glob form a region of that name; empty: none. */
   char roi_function[256];
+  /* PISA_REGIONS=off: deep mode ignores the program's regions of interest
+   * (PISA_ROI markers), which double the analysis while one is open. */
+  int regions_off;
   /* PISA_INLINED=0: inlined code counts for the function it was inlined
    * into, as in counter mode, instead of its own (pisa_block.source). */
   int frames_only;

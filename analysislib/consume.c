@@ -27,8 +27,8 @@ _Static_assert(REUSE_COLD == LOCALITY_COLD_BIN &&
 
 PISA_HIDDEN const unsigned pisa_branch_histories[6] = {1, 2, 4, 8, 12, 16};
 
-static int grow_block_counts(uint64_t **counts, uint32_t *capacity,
-                             uint32_t needed) {
+/* An array of counts grown to at least `needed` entries, the new ones 0. */
+static int grow_counts(uint64_t **counts, uint32_t *capacity, uint32_t needed) {
   uint32_t cap = *capacity ? *capacity : 1024;
   while (cap < needed)
     cap *= 2;
@@ -51,11 +51,43 @@ static void count_blocks(uint64_t **counts, uint32_t *capacity,
                          const struct event_batch *b, size_t first,
                          size_t end) {
   uint32_t known = pisa_block_count();
-  if (known > *capacity && grow_block_counts(counts, capacity, known))
+  if (known > *capacity && grow_counts(counts, capacity, known))
     return;
   uint64_t *c = *counts;
   for (size_t i = first; i < end; i++)
     c[b->block[i]] += (b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED;
+}
+
+/* Whether block b is in loop l (or a loop inside it): inner loops have
+ * larger ids than the loops around them. */
+static int block_in_loop(uint32_t b, uint32_t l) {
+  uint32_t in = pisa_block_sources[b].loop;
+  while (in != PROGRAM_NONE && in > l)
+    in = pisa_loops[in].parent;
+  return in == l;
+}
+
+/* Entries of the loops without a preheader: the entered instances of such
+ * a loop's header whose block before them is outside the loop.  The block
+ * before an entered instance is the one its frame left for it (a call's
+ * instances end with the caller's resumed one; branch.c reads outcomes the
+ * same way); a header is never a function's entry block. */
+static void count_loop_entries(struct pisa_thread *t,
+                               const struct event_batch *b) {
+  uint32_t loops = pisa_loop_count(), prev = b->block_before;
+  if (loops > t->loop_entries_capacity &&
+      grow_counts(&t->loop_entries, &t->loop_entries_capacity, loops))
+    return;
+  for (size_t i = 0; i < b->n_instances; i++) {
+    uint32_t id = b->block[i], l = pisa_block_sources[id].entry_loop;
+    if (b->start[i] & INSTANCE_LOST_CONTEXT)
+      prev = PROGRAM_NONE;
+    if (l != PROGRAM_NONE && prev != PROGRAM_NONE &&
+        (b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED &&
+        !block_in_loop(prev, l))
+      t->loop_entries[l]++;
+    prev = id;
+  }
 }
 
 static struct pisa_fn_state *fn_state(struct pisa_thread *t, uint32_t fn) {
@@ -564,6 +596,10 @@ static int region_room(struct pisa_thread *t, uint32_t id) {
 
 PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
                                       struct event_batch *b) {
+  if (pisa_config.regions_off) { /* PISA_REGIONS=off */
+    b->n_marks = 0;
+    return;
+  }
   uint64_t before = b->desync; /* the decoder counted these already */
   if (pisa_config.roi_function[0]) {
     t->fn_marks.n_marks = 0;
@@ -645,6 +681,8 @@ static const struct event_batch *spatial(struct event_batch *sample,
 
 static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
   count_blocks(&t->block_counts, &t->block_capacity, b, 0, b->n_instances);
+  if (pisa_loop_count())
+    count_loop_entries(t, b);
   const struct event_batch *fed =
       spatial(&t->space_sample, b, &pisa_config.sampling.space);
   if (fed)
@@ -786,6 +824,9 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   free(t->block_counts);
   t->block_counts = NULL;
   t->block_capacity = 0;
+  free(t->loop_entries);
+  t->loop_entries = NULL;
+  t->loop_entries_capacity = 0;
   for (unsigned s = 0; s < PISA_BATCH_SLOTS; s++)
     event_batch_free(&t->slots[s].batch);
   event_batch_free(&t->reuse_sample);

@@ -324,7 +324,8 @@ static void translate_block_source(struct translation *x, uint32_t local,
                                    const char *const *files, uint32_t l0) {
   const struct pisa_module *m = x->m;
   struct program_block_source *bs = &pisa_block_sources[x->b0 + local];
-  *bs = (struct program_block_source){.loop = PROGRAM_NONE};
+  *bs = (struct program_block_source){.loop = PROGRAM_NONE,
+                                      .entry_loop = PROGRAM_NONE};
   if (m->block_loops)
     bs->loop = global_index(m->block_loops[local], m->n_loops, l0);
   if (!lines_held(m))
@@ -343,7 +344,8 @@ static void translate_block_source(struct translation *x, uint32_t local,
   }
 }
 
-/* The module's loops at global ids from l0 on. */
+/* The module's loops at global ids from l0 on; the header of a loop
+ * without a preheader is marked (program_block_source.entry_loop). */
 static void translate_loops(const struct pisa_module *m,
                             const char *const *files, uint32_t f0, uint32_t b0,
                             uint32_t l0) {
@@ -360,6 +362,9 @@ static void translate_loops(const struct pisa_module *m,
         .first_line = in->first_line,
         .last_line = in->last_line,
         .file = in->file < m->n_files ? files[in->file] : NULL};
+    if (pisa_loops[l0 + i].preheader == PROGRAM_NONE &&
+        in->header < m->n_blocks)
+      pisa_block_sources[b0 + in->header].entry_loop = l0 + i;
   }
 }
 

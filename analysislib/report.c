@@ -280,6 +280,8 @@ static json_object *config_json(const struct aggregate *totals) {
                             json_object_new_int((int)pisa_branch_histories[h]));
     json_object_object_add(config, "branch_histories", histories);
   }
+  if (pisa_config.regions_off)
+    json_object_object_add(config, "regions", json_object_new_string("off"));
   if (pisa_config.sched.n_windows) {
     json_object *windows = json_object_new_array();
     for (unsigned w = 0; w < pisa_config.sched.n_windows; w++)
@@ -327,21 +329,28 @@ static json_object *regions_json(uint32_t n_blocks) {
   return NULL;
 }
 
-/* Adds thread t's block executions to all[0..n_blocks). */
-static void add_thread_counts(uint64_t *all, const struct pisa_thread *t,
-                              uint32_t n_blocks) {
-  uint32_t n = t->block_capacity < n_blocks ? t->block_capacity : n_blocks;
-  for (uint32_t b = 0; all && b < n; b++)
-    all[b] += t->block_counts[b];
+/* Adds counts[0..min(capacity, n)) to all[0..n). */
+static void add_counts(uint64_t *all, const uint64_t *counts, uint32_t capacity,
+                       uint32_t n) {
+  for (uint32_t i = 0; all && i < n && i < capacity; i++)
+    all[i] += counts[i];
 }
 
-/* "loops" and "lines" of the document, from the process's block counts. */
-static void add_source_map(json_object *doc, const uint64_t *all,
-                           uint32_t n_blocks) {
-  if (!all)
+/* Adds thread t's block executions and loop entries to the process's. */
+static void add_thread_counts(struct pisa_source_counts *all,
+                              const struct pisa_thread *t) {
+  add_counts(all->blocks, t->block_counts, t->block_capacity, all->n_blocks);
+  add_counts(all->loop_entries, t->loop_entries, t->loop_entries_capacity,
+             all->n_loops);
+}
+
+/* "loops" and "lines" of the document, from the process's counts. */
+static void add_source_map(json_object *doc,
+                           const struct pisa_source_counts *all) {
+  if (!all->blocks || !all->loop_entries)
     return;
-  add_if(doc, "loops", pisa_loops_json(all, n_blocks));
-  add_if(doc, "lines", pisa_lines_json(all, n_blocks));
+  add_if(doc, "loops", pisa_loops_json(all));
+  add_if(doc, "lines", pisa_lines_json(all->blocks, all->n_blocks));
 }
 
 /* One function's aggregate at a time, written and freed before the next:
@@ -393,14 +402,17 @@ static json_object *build_result(int complete, int signal) {
   /* The threads' footprints, for what two or more share: none with one. */
   size_t listed = thread_count(), n_threads = 0;
   struct footprint **fps = listed > 1 ? calloc(listed, sizeof *fps) : NULL;
-  uint64_t *all_counts = calloc(n_blocks ? n_blocks : 1, sizeof *all_counts);
+  uint32_t n_loops = pisa_loop_count();
+  struct pisa_source_counts all = {
+      calloc(n_blocks ? n_blocks : 1, sizeof *all.blocks), n_blocks,
+      calloc(n_loops ? n_loops : 1, sizeof *all.loop_entries), n_loops};
   int64_t position = 0;
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
     struct aggregate ta;
     pisa_workers_wait(t); /* its queued batches consumed */
     pisa_aggregate_init(&ta);
     pisa_aggregate_thread(t, &ta, n_blocks, n_functions, listed == 1);
-    add_thread_counts(all_counts, t, n_blocks);
+    add_thread_counts(&all, t);
     if (fps)
       fps[n_threads++] = pisa_aggregate_footprint(&ta);
     json_object *o = json_object_new_object();
@@ -438,9 +450,10 @@ static json_object *build_result(int complete, int signal) {
   json_object_object_add(doc, "functions", functions);
   if (regions)
     json_object_object_add(doc, "regions", regions);
-  add_source_map(doc, all_counts, n_blocks);
+  add_source_map(doc, &all);
   add_intervals(doc, intervals);
-  free(all_counts);
+  free(all.blocks);
+  free(all.loop_entries);
   pisa_aggregate_free(&totals);
   pisa_aggregate_end();
   if (dropped)

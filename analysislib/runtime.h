@@ -119,6 +119,8 @@ struct pisa_thread {
   /* space: block counts, per-function counts, footprint and entropy */
   uint64_t *block_counts;
   uint32_t block_capacity;
+  uint64_t *loop_entries; /* of loops without a preheader, by global id */
+  uint32_t loop_entries_capacity;
   struct pisa_fn_state *fns;
   uint32_t fn_capacity;
   struct event_batch space_sample; /* sampled: accesses to sampled blocks */

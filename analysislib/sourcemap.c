@@ -64,8 +64,17 @@ static void loop_names_json(json_object *o, const struct program_loop *l) {
   json_object_object_add(o, "module", string_or_null(src->module));
 }
 
+/* A loop's entries: its preheader's executions, or when it has none, the
+ * entries counted at run time (consume.c). */
+static uint64_t loop_entries(uint32_t id, const struct pisa_source_counts *c) {
+  uint32_t pre = pisa_loops[id].preheader;
+  if (pre == PROGRAM_NONE)
+    return id < c->n_loops ? c->loop_entries[id] : 0;
+  return pre < c->n_blocks ? c->blocks[pre] : 0;
+}
+
 static json_object *loop_json(uint32_t id, const struct pisa_mix *m,
-                              const uint64_t *counts, uint32_t n_blocks) {
+                              const struct pisa_source_counts *c) {
   const struct program_loop *l = &pisa_loops[id];
   json_object *o = json_object_new_object();
   json_object_object_add(o, "id", json_object_new_int64(id));
@@ -75,11 +84,9 @@ static json_object *loop_json(uint32_t id, const struct pisa_mix *m,
   json_object_object_add(o, "depth", json_object_new_int64(l->depth));
   loop_names_json(o, l);
   json_object_object_add(o, "iterations",
-                         json_object_new_uint64(counts[l->header]));
+                         json_object_new_uint64(c->blocks[l->header]));
   json_object_object_add(o, "entries",
-                         l->preheader < n_blocks
-                             ? json_object_new_uint64(counts[l->preheader])
-                             : NULL);
+                         json_object_new_uint64(loop_entries(id, c)));
   json_object_object_add(o, "instructions",
                          json_object_new_uint64(mix_instructions(m)));
   json_object_object_add(o, "instruction_mix", mix_to_json(m));
@@ -87,18 +94,17 @@ static json_object *loop_json(uint32_t id, const struct pisa_mix *m,
   return o;
 }
 
-PISA_HIDDEN json_object *pisa_loops_json(const uint64_t *counts,
-                                         uint32_t n_blocks) {
+PISA_HIDDEN json_object *pisa_loops_json(const struct pisa_source_counts *c) {
   struct loop_mixes lm = {.n = pisa_loop_count()};
   if (!lm.n || !(lm.mix = calloc(lm.n, sizeof *lm.mix)))
     return NULL;
-  add_loop_blocks(&lm, counts, n_blocks);
+  add_loop_blocks(&lm, c->blocks, c->n_blocks);
   json_object *loops = json_object_new_array();
   for (uint32_t l = 0; l < lm.n; l++) {
     if (!lm.mix[l])
       continue;
-    if (pisa_loops[l].header < n_blocks && counts[pisa_loops[l].header])
-      json_object_array_add(loops, loop_json(l, lm.mix[l], counts, n_blocks));
+    if (pisa_loops[l].header < c->n_blocks && c->blocks[pisa_loops[l].header])
+      json_object_array_add(loops, loop_json(l, lm.mix[l], c));
     mix_free(lm.mix[l]);
     free(lm.mix[l]);
   }

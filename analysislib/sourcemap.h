@@ -6,11 +6,17 @@
 
 #include "runtime.h"
 
+/* The process's counts (all threads) the source map derives from. */
+struct pisa_source_counts {
+  uint64_t *blocks; /* executions of each block, n_blocks of them */
+  uint32_t n_blocks;
+  uint64_t *loop_entries; /* entries of each loop without a preheader */
+  uint32_t n_loops;
+};
+
 /* "loops": every loop whose header ran, its counts inclusive of its inner
- * loops; counts[b] is the executions of block b (all threads), n_blocks of
- * them.  NULL when no loop ran. */
-PISA_HIDDEN json_object *pisa_loops_json(const uint64_t *counts,
-                                         uint32_t n_blocks);
+ * loops.  NULL when no loop ran. */
+PISA_HIDDEN json_object *pisa_loops_json(const struct pisa_source_counts *c);
 
 /* "lines": every source line whose code ran, by file and line; NULL when
  * the program carries no line table. */

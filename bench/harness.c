@@ -33,6 +33,10 @@ static const struct preset Presets[] = {
      {0, 8}},
     {"parallelism", "--metrics=ilp,bblp", {0, 8}},
     {"all", "--metrics=all", {100, 8}},
+    /* the same without the kernels' regions of interest, each of which is
+     * analysed again while open: the like of issue 13's 435x baseline,
+     * measured before deep mode honoured regions */
+    {"all-noregions", "--metrics=all --no-regions", {100, 8}},
     /* sampled deep mode, every family (issue 13: CPU and peak RSS) */
     {"sampled", "--sample 1%", {20, 1.5}},
     /* every family on two analysis threads: compare its wall time */

@@ -104,6 +104,9 @@ static const char usage_text[] =
     "                        intervals of N instructions (auto, the\n"
     "                        default: a length that keeps 500 to 1000;\n"
     "                        off: none) and detect its phases\n"
+    "      --no-regions      deep mode: ignore the program's regions of\n"
+    "                        interest (PISA_ROI markers); each open region\n"
+    "                        is analysed again, so this can halve the cost\n"
     "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
     "  -q, --quiet           print no summary and no status line\n"
     "  -h, --help            show this help\n"
@@ -148,7 +151,8 @@ enum {
   OPT_MEMORY_LIMIT,
   OPT_ANALYSIS_THREADS,
   OPT_ROI_FUNCTION,
-  OPT_INTERVALS
+  OPT_INTERVALS,
+  OPT_NO_REGIONS
 };
 
 static const struct option RunOptions[] = {
@@ -171,6 +175,7 @@ static const struct option RunOptions[] = {
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
     {"roi-function", required_argument, NULL, OPT_ROI_FUNCTION},
     {"intervals", required_argument, NULL, OPT_INTERVALS},
+    {"no-regions", no_argument, NULL, OPT_NO_REGIONS},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -239,6 +244,9 @@ static int take_option(int opt, char *arg, void *ctx) {
     return run_parse_roi_function(cl, arg, s);
   case OPT_INTERVALS:
     return run_parse_intervals(cl, arg, s);
+  case OPT_NO_REGIONS:
+    s->no_regions = 1;
+    break;
   case 'q':
     o->quiet = 1;
     break;

@@ -151,6 +151,9 @@ struct program_line {
 /* What a block's code is in the source, parallel to the blocks. */
 struct program_block_source {
   uint32_t loop; /* global id of its innermost loop, PROGRAM_NONE if none */
+  /* The loop without a preheader whose header it is (its entries are
+   * counted at run time), else PROGRAM_NONE. */
+  uint32_t entry_loop;
   uint32_t n_lines;
   const struct program_line *lines; /* runs covering its instructions */
 };

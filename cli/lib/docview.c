@@ -258,12 +258,18 @@ static json_object *source_of(json_object *e) {
   return v;
 }
 
+/* e's values of `fields` (NULL-terminated), as they are. */
+static void add_fields(json_object *v, json_object *e,
+                       const char *const *fields) {
+  for (; *fields; fields++)
+    add(v, *fields, value_at(e, *fields));
+}
+
 static void function_view(json_object *v, json_object *e, double total,
                           double value) {
-  static const char *const Fields[] = {"name",      "linkage_name", "file",
-                                       "directory", "line",         "module"};
-  for (size_t i = 0; i < sizeof Fields / sizeof *Fields; i++)
-    add(v, Fields[i], value_at(e, Fields[i]));
+  static const char *const Fields[] = {
+      "name", "linkage_name", "file", "directory", "line", "module", NULL};
+  add_fields(v, e, Fields);
   add(v, "source", source_of(e));
   add(v, "value", count(value));
   add(v, "share", number(share(value, total)));
@@ -280,18 +286,17 @@ static void by_accesses(json_object *v, json_object *e, double total) {
 /* A loop (deep mode): where it is, how often it ran, its share. */
 static void loop_view(json_object *v, json_object *e, double total) {
   static const char *const Fields[] = {
-      "id",   "parent", "depth",     "function",   "inlined_into",
-      "file", "line",   "last_line", "iterations", "entries"};
-  for (size_t i = 0; i < sizeof Fields / sizeof *Fields; i++)
-    add(v, Fields[i], value_at(e, Fields[i]));
+      "id",           "parent",  "depth", "function",
+      "inlined_into", "file",    "line",  "last_line",
+      "iterations",   "entries", NULL};
+  add_fields(v, e, Fields);
   add_volume(v, e, total);
 }
 
 /* A source line (deep mode). */
 static void line_view(json_object *v, json_object *e, double total) {
-  add(v, "file", value_at(e, "file"));
-  add(v, "line", value_at(e, "line"));
-  add(v, "instructions", value_at(e, "instructions"));
+  static const char *const Fields[] = {"file", "line", "instructions", NULL};
+  add_fields(v, e, Fields);
   add(v, "share", number(share(instructions_of(e), total)));
   add(v, "accesses", value_at(e, "accesses"));
 }

@@ -1,235 +1,17 @@
 /* rankmerge.c: the ranks of an MPI job merged into one document.  Ranks
- * have address spaces of their own, so their METRICS merge exactly from the
- * per-rank values: counts add, ratios are means weighted by what they are
- * fractions of, entropy adds the entropy of the ranks' shares. */
+ * have address spaces of their own, so their METRICS, functions, regions,
+ * loops and lines merge exactly from the per-rank values
+ * (metricsmerge.h). */
 #include "rankmerge.h"
 #include "docmetrics.h"
 #include "jsonpath.h"
 #include "rankintervals.h"
 #include "util.h"
 
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- METRICS ------------------------------------------------------------- */
-
-/* What the means of a METRICS object are weighted by. */
-struct weights {
-  double instructions; /* ILP, DLP, BBLP (docs/metrics.md: N-weighted) */
-  double refs;         /* entropy, miss ratios, locality, access shares */
-  double branches;     /* branch entropies and miss rates */
-};
-
-static struct weights weights_of(json_object *m) {
-  json_object *branch;
-  struct weights w = {json_count_at(m, "instructions"), metrics_accesses(m), 0};
-  if (json_object_object_get_ex(m, "branch", &branch))
-    w.branches = json_count_at(branch, "executed");
-  return w;
-}
-
-/* The weight of the doubles under a METRICS key. */
-static double family_weight(const char *family, const struct weights *w) {
-  static const char *const ByRefs[] = {"memory_entropy", "miss_ratio",
-                                       "spatial_locality", "access_classes"};
-  for (size_t i = 0; i < sizeof ByRefs / sizeof *ByRefs; i++)
-    if (!strcmp(family, ByRefs[i]))
-      return w->refs;
-  return strcmp(family, "branch") ? w->instructions : w->branches;
-}
-
-static double weighted(double d, double wd, double s, double ws) {
-  return wd + ws > 0 ? (wd * d + ws * s) / (wd + ws) : s;
-}
-
-static json_object *new_double(double v) { return json_object_new_double(v); }
-
-/* A copy that later merges may change without touching the input. */
-static json_object *copy_of(json_object *o) {
-  json_object *copy = NULL;
-  if (json_object_deep_copy(o, &copy, NULL) != 0)
-    die("out of memory");
-  return copy;
-}
-
-/* Keys that identify an entry of a METRICS array of objects. */
-static const char *const EntryKeys[] = {"line_bytes", "cache_bytes", "window",
-                                        "history", "block"};
-
-static int is_entry_key(const char *key) {
-  for (size_t i = 0; i < sizeof EntryKeys / sizeof *EntryKeys; i++)
-    if (!strcmp(key, EntryKeys[i]))
-      return 1;
-  return 0;
-}
-
-static int same_entry(json_object *a, json_object *b) {
-  int keyed = 0;
-  for (size_t i = 0; i < sizeof EntryKeys / sizeof *EntryKeys; i++) {
-    json_object *x, *y;
-    int hx = json_object_object_get_ex(a, EntryKeys[i], &x);
-    int hy = json_object_object_get_ex(b, EntryKeys[i], &y);
-    if (hx != hy ||
-        (hx && json_object_get_int64(x) != json_object_get_int64(y)))
-      return 0;
-    keyed |= hx;
-  }
-  return keyed;
-}
-
-static int merge_value(json_object *parent, const char *key, json_object *d,
-                       json_object *s, double wd, double ws);
-
-/* d += s for two JSON integers, exactly over [-2^63, 2^64 - 1]; -1 when the
- * sum leaves that range (json-c's int64 sum would wrap or clamp). */
-static int add_ints(json_object *d, json_object *s) {
-  int64_t a = json_object_get_int64(d), b = json_object_get_int64(s), sum;
-  uint64_t ua = json_object_get_uint64(d), ub = json_object_get_uint64(s), u;
-  if (a >= 0 && b >= 0) {
-    if (__builtin_add_overflow(ua, ub, &u))
-      return -1;
-    json_object_set_uint64(d, u);
-    return 0;
-  }
-  if (__builtin_add_overflow(a, b, &sum))
-    return -1;
-  json_object_set_int64(d, sum);
-  return 0;
-}
-
-/* Lists: entries matched by their key fields; numbers element-wise, counts
- * added (the shorter padded with zeros), others weighted. */
-static int merge_array(json_object *d, json_object *s, double wd, double ws) {
-  size_t nd = json_object_array_length(d), ns = json_object_array_length(s);
-  int status = 0;
-  for (size_t i = 0; i < ns; i++) {
-    json_object *se = json_object_array_get_idx(s, i);
-    if (json_object_is_type(se, json_type_object)) {
-      size_t j = 0;
-      while (j < nd && !same_entry(json_object_array_get_idx(d, j), se))
-        j++;
-      if (j < nd)
-        status |= merge_value(NULL, NULL, json_object_array_get_idx(d, j), se,
-                              wd, ws);
-      else
-        json_object_array_add(d, copy_of(se));
-      continue;
-    }
-    if (i >= nd) {
-      json_object_array_add(d, copy_of(se));
-      continue;
-    }
-    json_object *de = json_object_array_get_idx(d, i);
-    if (json_object_is_type(de, json_type_int) &&
-        json_object_is_type(se, json_type_int))
-      status |= add_ints(de, se);
-    else
-      json_object_array_put_idx(
-          d, i,
-          new_double(weighted(json_object_get_double(de), wd,
-                              json_object_get_double(se), ws)));
-  }
-  return status;
-}
-
-static int merge_object(json_object *d, json_object *s, double wd, double ws) {
-  json_object *di, *si; /* a block's PBBLP: weighted by its instances */
-  int status = 0;
-  if (json_object_object_get_ex(d, "instances", &di) &&
-      json_object_object_get_ex(s, "instances", &si)) {
-    wd = json_object_get_double(di);
-    ws = json_object_get_double(si);
-  }
-  json_object_object_foreach(s, key, sv) {
-    json_object *dv;
-    if (!json_object_object_get_ex(d, key, &dv))
-      json_object_object_add(d, key, copy_of(sv));
-    else if (!is_entry_key(key)) /* matched entries: equal by definition */
-      status |= merge_value(d, key, dv, sv, wd, ws);
-  }
-  return status;
-}
-
-/* Merges s into d; scalars are replaced in `parent` under `key`. -1 when a
- * sum of counts does not fit 64 bits. */
-static int merge_value(json_object *parent, const char *key, json_object *d,
-                       json_object *s, double wd, double ws) {
-  enum json_type td = json_object_get_type(d), ts = json_object_get_type(s);
-  if (td == json_type_object && ts == json_type_object)
-    return merge_object(d, s, wd, ws);
-  if (td == json_type_array && ts == json_type_array)
-    return merge_array(d, s, wd, ws);
-  if (td == json_type_int && ts == json_type_int)
-    return add_ints(d, s);
-  if (td == json_type_boolean && ts == json_type_boolean)
-    json_object_set_boolean(d, json_object_get_boolean(d) ||
-                                   json_object_get_boolean(s));
-  else if (parent && (td == json_type_double || td == json_type_int) &&
-           (ts == json_type_double || ts == json_type_int))
-    json_object_object_add(parent, key,
-                           new_double(weighted(json_object_get_double(d), wd,
-                                               json_object_get_double(s), ws)));
-  return 0;
-}
-
-/* H of the merged stream, whose values are those of d (share p) or s:
- * p H_d + (1 - p) H_s + H(p). */
-static void merge_entropy(json_object *d, json_object *s, double wd,
-                          double ws) {
-  double p = wd + ws > 0 ? wd / (wd + ws) : 0;
-  double mix = p > 0 && p < 1 ? -p * log2(p) - (1 - p) * log2(1 - p) : 0;
-  size_t n = json_object_array_length(d);
-  if (json_object_array_length(s) < n)
-    n = json_object_array_length(s);
-  if (wd <= 0) {
-    for (size_t i = 0; i < n; i++)
-      json_object_array_put_idx(d, i, copy_of(json_object_array_get_idx(s, i)));
-    return;
-  }
-  for (size_t i = 0; i < n; i++) {
-    double hd = json_object_get_double(json_object_array_get_idx(d, i));
-    double hs = json_object_get_double(json_object_array_get_idx(s, i));
-    json_object_array_put_idx(d, i, new_double(p * hd + (1 - p) * hs + mix));
-  }
-}
-
-/* Per class footprint growth and the constant share follow from the
- * merged counts. */
-static void recompute_classes(json_object *classes) {
-  static const char *const Classes[] = {"constant", "strided", "irregular"};
-  json_object *c;
-  for (int i = 0; i < 3; i++)
-    if (json_object_object_get_ex(classes, Classes[i], &c)) {
-      double a = json_count_at(c, "accesses");
-      json_object_object_add(
-          c, "footprint_growth",
-          new_double(a > 0 ? json_count_at(c, "footprint_bytes") / a : 0));
-    }
-}
-
-int pisa_metrics_merge(json_object *dst, json_object *src) {
-  struct weights wd = weights_of(dst), ws = weights_of(src);
-  int status = 0;
-  json_object_object_foreach(src, key, sv) {
-    json_object *dv;
-    if (!json_object_object_get_ex(dst, key, &dv)) {
-      json_object_object_add(dst, key, copy_of(sv));
-      continue;
-    }
-    double a = family_weight(key, &wd), b = family_weight(key, &ws);
-    if (!strcmp(key, "memory_entropy") &&
-        json_object_is_type(dv, json_type_array))
-      merge_entropy(dv, sv, a, b);
-    else
-      status |= merge_value(dst, key, dv, sv, a, b);
-    if (!strcmp(key, "access_classes"))
-      recompute_classes(dv);
-  }
-  return status;
-}
 
 /* ---- Documents ----------------------------------------------------------- */
 
@@ -283,40 +65,6 @@ static json_object *rank_metrics(json_object *entry) {
   return m;
 }
 
-static int same_function(json_object *a, json_object *b) {
-  static const char *const Keys[] = {"linkage_name", "module"};
-  for (int i = 0; i < 2; i++) {
-    const char *x = json_object_get_string(json_at(a, Keys[i]));
-    const char *y = json_object_get_string(json_at(b, Keys[i]));
-    if ((x == NULL) != (y == NULL) || (x && strcmp(x, y)))
-      return 0;
-  }
-  return 1;
-}
-
-static int same_region(json_object *a, json_object *b) {
-  return !strcmp(json_object_get_string(json_at(a, "name")),
-                 json_object_get_string(json_at(b, "name")));
-}
-
-/* Merges the entries of list `from` into list `into`, matching entries with
- * `same`. */
-static int merge_entries(json_object *into, json_object *from,
-                         int (*same)(json_object *, json_object *)) {
-  int status = 0;
-  for (size_t i = 0; from && i < json_object_array_length(from); i++) {
-    json_object *f = json_object_array_get_idx(from, i);
-    size_t j = 0, n = json_object_array_length(into);
-    while (j < n && !same(json_object_array_get_idx(into, j), f))
-      j++;
-    if (j < n)
-      status |= pisa_metrics_merge(json_object_array_get_idx(into, j), f);
-    else
-      json_object_array_add(into, copy_of(f));
-  }
-  return status;
-}
-
 /* Adds `entry` (taking it, also when it is refused). */
 /* The merge's one message for counts whose sum passes 64 bits. */
 static int overflow(struct pisa_rank_merge *m) {
@@ -360,7 +108,7 @@ static int add_rank_entry(struct pisa_rank_merge *m, json_object *entry) {
               *totals = json_at(m->doc, "totals");
   int status = 0;
   if (!totals)
-    json_object_object_add(m->doc, "totals", copy_of(metrics));
+    json_object_object_add(m->doc, "totals", pisa_json_copy(metrics));
   else
     status = pisa_metrics_merge(totals, metrics);
   json_object_put(metrics);
@@ -400,7 +148,7 @@ static int merge_counter(struct pisa_rank_merge *m, json_object *counter) {
   if (!counter)
     return 0;
   if (!into) {
-    json_object_object_add(m->doc, "counter", copy_of(counter));
+    json_object_object_add(m->doc, "counter", pisa_json_copy(counter));
     return 0;
   }
   for (size_t i = 0; i < sizeof Settings / sizeof *Settings; i++)
@@ -424,7 +172,8 @@ static int merge_counter(struct pisa_rank_merge *m, json_object *counter) {
                              json_object_get(json_at(o, "reason")));
     }
   }
-  return add_ints(json_at(into, "updates"), json_at(counter, "updates")) != 0
+  return pisa_json_add_ints(json_at(into, "updates"),
+                            json_at(counter, "updates")) != 0
              ? overflow(m)
              : 0;
 }
@@ -469,7 +218,8 @@ int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
       return -1;
   } else {
     for (size_t i = 0; i < json_object_array_length(ranks); i++)
-      if (add_rank_entry(m, copy_of(json_object_array_get_idx(ranks, i))) != 0)
+      if (add_rank_entry(
+              m, pisa_json_copy(json_object_array_get_idx(ranks, i))) != 0)
         return -1;
   }
   json_object *threads = json_at(input, "threads");
@@ -477,14 +227,17 @@ int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
     json_object_array_add(
         json_at(m->doc, "threads"),
         json_object_get(json_object_array_get_idx(threads, i)));
-  int status = merge_entries(json_at(m->doc, "functions"),
-                             json_at(input, "functions"), same_function);
+  static const char *const Function[] = {"linkage_name", "module", NULL};
+  static const char *const Region[] = {"name", NULL};
+  int status = pisa_entries_merge(json_at(m->doc, "functions"),
+                                  json_at(input, "functions"), Function);
   if (json_at(input, "regions")) {
     if (!json_at(m->doc, "regions"))
       json_object_object_add(m->doc, "regions", json_object_new_array());
-    status |= merge_entries(json_at(m->doc, "regions"),
-                            json_at(input, "regions"), same_region);
+    status |= pisa_entries_merge(json_at(m->doc, "regions"),
+                                 json_at(input, "regions"), Region);
   }
+  status |= pisa_source_merge(m->doc, input);
   return status ? overflow(m) : 0;
 }
 
@@ -520,7 +273,7 @@ static int matrix_add(json_object *rows, int64_t i, int64_t j, json_object *v) {
   if (i < 0 || j < 0 || (size_t)i >= json_object_array_length(rows) ||
       (size_t)j >= json_object_array_length(rows))
     return 0;
-  return add_ints(
+  return pisa_json_add_ints(
       json_object_array_get_idx(json_object_array_get_idx(rows, i), j), v);
 }
 
@@ -576,13 +329,13 @@ static json_object *job_object(json_object *ranks, int size,
     if (failure(e, why, sizeof why))
       add_failure(*failed, r, why);
     json_object *mpi = json_at(e, "mpi"), *peers = json_at(mpi, "peers");
-    *overflowed |= merge_object(calls, json_at(mpi, "calls"), 0, 0) |
-                   merge_object(sent, json_at(mpi, "sent"), 0, 0) |
-                   merge_object(received, json_at(mpi, "received"), 0, 0);
+    *overflowed |= pisa_counts_merge(calls, json_at(mpi, "calls")) |
+                   pisa_counts_merge(sent, json_at(mpi, "sent")) |
+                   pisa_counts_merge(received, json_at(mpi, "received"));
     if (!coll)
-      coll = copy_of(json_at(mpi, "collectives"));
+      coll = pisa_json_copy(json_at(mpi, "collectives"));
     else
-      *overflowed |= merge_object(coll, json_at(mpi, "collectives"), 0, 0);
+      *overflowed |= pisa_counts_merge(coll, json_at(mpi, "collectives"));
     for (size_t p = 0; peers && p < json_object_array_length(peers); p++) {
       json_object *peer = json_object_array_get_idx(peers, p);
       int64_t to = int_of(peer, "rank");
@@ -624,9 +377,9 @@ static int job_size(json_object *ranks, int expected) {
 /* Rebuilds `doc` with its keys in the order of the other documents. */
 static json_object *ordered(json_object *doc) {
   static const char *const Order[] = {
-      "schema", "tool",   "program", "mode",      "complete",
-      "config", "totals", "threads", "functions", "regions",
-      "ranks",  "mpi",    "counter", "intervals"};
+      "schema", "tool",    "program",   "mode",     "complete", "config",
+      "totals", "threads", "functions", "regions",  "loops",    "lines",
+      "ranks",  "mpi",     "counter",   "intervals"};
   json_object *out = json_object_new_object();
   for (size_t i = 0; i < sizeof Order / sizeof *Order; i++)
     if (json_at(doc, Order[i]))

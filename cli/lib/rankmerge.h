@@ -7,6 +7,7 @@
 #define PISA_CLI_RANKMERGE_H
 
 #include "document.h"
+#include "metricsmerge.h"
 
 #include <json-c/json.h>
 #include <stddef.h>
@@ -14,13 +15,6 @@
 /* The most ranks a job may have (pisa-char --mpi, merge --size, and the
  * "size" of a rank's mpi object): the job's matrices have size^2 cells. */
 #define PISA_MAX_RANKS 4096
-
-/* Merges METRICS object `src` into `dst` (both METRICS of disjoint address
- * spaces, e.g. two ranks): counts and histograms add, ratios and
- * parallelism become weighted means, entropy follows the grouping rule.
- * Returns 0, or -1 when a sum of counts exceeds 2^64 - 1 (`dst` is then
- * partly merged). */
-int pisa_metrics_merge(json_object *dst, json_object *src);
 
 struct pisa_rank_merge {
   json_object *doc;  /* the document being built */

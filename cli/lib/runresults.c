@@ -234,64 +234,21 @@ static json_object *read_raw_file(struct run_results *r, pid_t pid,
  * An exec'd instrumented image keeps the result its process wrote before
  * the exec as exec.PID.N.json (N = 0, 1, ... in order); the process's
  * result covers every image: the entries of an earlier image merge into
- * the final one's, matched by thread number and by function. */
-
-static const char *const EntryKeys[] = {"name",   "linkage_name", "file",
-                                        "line",   "module",       "rank",
-                                        "thread", "os_tid"};
-
-/* The METRICS of a thread, function or region entry: a new object sharing
- * the values. */
-static json_object *entry_metrics(json_object *entry) {
-  json_object *m = json_object_new_object();
-  json_object_object_foreach(entry, key, value) {
-    size_t k = 0;
-    while (k < sizeof EntryKeys / sizeof *EntryKeys &&
-           strcmp(key, EntryKeys[k]))
-      k++;
-    if (k == sizeof EntryKeys / sizeof *EntryKeys)
-      json_object_object_add(m, key, json_object_get(value));
-  }
-  return m;
-}
-
-/* Whether two entries name the same thread, function or region: equal
- * values of every key of `keys` (NULL-terminated) that either has. */
-static int same_entry(json_object *a, json_object *b, const char *const *keys) {
-  for (; *keys; keys++)
-    if (!json_object_equal(json_at(a, *keys), json_at(b, *keys)))
-      return 0;
-  return 1;
-}
-
-static void merge_image_entries(json_object *into, json_object *from,
-                                const char *const *keys) {
-  for (size_t i = 0; into && from && i < json_object_array_length(from); i++) {
-    json_object *f = json_object_array_get_idx(from, i), *m;
-    size_t j = 0, n = json_object_array_length(into);
-    while (j < n && !same_entry(json_object_array_get_idx(into, j), f, keys))
-      j++;
-    if (j == n) {
-      json_object_array_add(into, json_object_get(f));
-      continue;
-    }
-    pisa_metrics_merge(json_object_array_get_idx(into, j),
-                       m = entry_metrics(f));
-    json_object_put(m);
-  }
-}
+ * the final one's (metricsmerge.h), matched by thread number, function,
+ * region name, loop and source line. */
 
 static void merge_earlier_image(json_object *raw, json_object *earlier) {
   static const char *const Thread[] = {"thread", NULL};
   static const char *const Function[] = {"linkage_name", "module", NULL};
   static const char *const Region[] = {"name", NULL};
   pisa_metrics_merge(json_at(raw, "totals"), json_at(earlier, "totals"));
-  merge_image_entries(json_at(raw, "threads"), json_at(earlier, "threads"),
-                      Thread);
-  merge_image_entries(json_at(raw, "functions"), json_at(earlier, "functions"),
-                      Function);
-  merge_image_entries(json_at(raw, "regions"), json_at(earlier, "regions"),
-                      Region);
+  pisa_entries_merge(json_at(raw, "threads"), json_at(earlier, "threads"),
+                     Thread);
+  pisa_entries_merge(json_at(raw, "functions"), json_at(earlier, "functions"),
+                     Function);
+  pisa_entries_merge(json_at(raw, "regions"), json_at(earlier, "regions"),
+                     Region);
+  pisa_source_merge(raw, earlier);
   if (!json_object_get_boolean(json_at(earlier, "complete")))
     json_object_object_add(raw, "complete", json_object_new_boolean(0));
 }

@@ -3,6 +3,7 @@
 #include "runsettings.h"
 #include "child.h"
 #include "numbers.h"
+#include "pisa/live.h"
 #include "pisa/vocabulary.h"
 #include "rankmerge.h"
 #include "util.h"
@@ -313,6 +314,10 @@ int run_check_mode(const struct command_line *cl,
   if (s->sample_rate && s->intervals && strcmp(s->intervals, "off"))
     return usage_error(cl, "--intervals needs an exact run; a sampled run "
                            "(--sample) keeps no intervals");
+  if (s->no_regions && (s->counter || s->roi_function))
+    return usage_error(cl, "--no-regions ignores deep mode's regions of "
+                           "interest; it goes with neither --mode counter nor "
+                           "--roi-function");
   if (s->counter && s->roi_function)
     return usage_error(cl, "--roi-function needs deep mode; a counter run has "
                            "the regions its PISA_ROI markers make");
@@ -339,6 +344,15 @@ void run_check_environment(void) {
     die("PISA_INTERVALS=%s: expected a number of instructions from 1 to "
         "%llu, auto or off",
         intervals, PISA_MAX_INTERVAL_INSTRUCTIONS);
+  const char *live = getenv(PISA_LIVE_MS_ENV);
+  unsigned long ms;
+  if (live && *live && parse_unsigned(live, 0, PISA_MAX_INTERVAL_MS, &ms))
+    die(PISA_LIVE_MS_ENV "=%s: expected milliseconds from 0 (no live view) to "
+                         "%u",
+        live, PISA_MAX_INTERVAL_MS);
+  const char *regions = getenv("PISA_REGIONS");
+  if (regions && *regions && strcmp(regions, "on") && strcmp(regions, "off"))
+    die("PISA_REGIONS=%s: expected on or off", regions);
   const char *limit = getenv("PISA_SCHED_MEMORY");
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   unsigned long memory =
@@ -402,6 +416,8 @@ void run_settings_env(const struct run_settings *s, const char *raw_dir,
     child_env_set(env, "PISA_ROI_FUNCTION", s->roi_function, 1);
   if (s->intervals)
     child_env_set(env, "PISA_INTERVALS", s->intervals, 1);
+  if (s->no_regions)
+    child_env_set(env, "PISA_REGIONS", "off", 1);
   child_env_set(env, "PISA_ILP_WINDOWS", s->windows[0] ? s->windows : "0,64",
                 1);
   sampling_env(s, env);

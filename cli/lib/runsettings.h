@@ -27,6 +27,7 @@ struct run_settings {
   int oversubscribe;        /* --oversubscribe: more ranks than cores */
   const char *roi_function; /* --roi-function GLOB, deep mode */
   const char *intervals;    /* --intervals N|auto|off; NULL: auto */
+  int no_regions;           /* --no-regions: deep mode ignores PISA_ROI */
 };
 
 /* The defaults: 8:512 lines, 12 bits, every family, deep mode. */

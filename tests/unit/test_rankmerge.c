@@ -1,4 +1,5 @@
-/* test_rankmerge.c: merging the METRICS of ranks (cli/lib/rankmerge.c) against
+/* test_rankmerge.c: merging the METRICS of ranks (cli/lib/rankmerge.c,
+ * metricsmerge.c) against
  * brute force: the entropy of two random address streams of different
  * address spaces, computed on their union, must equal the merged per-rank
  * entropies; counts add, ratios are weighted means; and two raw results
@@ -334,8 +335,178 @@ static void test_rank_bounds(void) {
   json_object_put(outside);
 }
 
+/* JSON integer v, or null when v < 0. */
+static json_object *int_or_null(int v) {
+  return v < 0 ? NULL : json_object_new_int(v);
+}
+
+/* A loop entry of module m.c: function `fn`, source lines [line, last],
+ * its nest (parent < 0: none), and its counts. */
+static json_object *loop(int id, int parent, int depth, const char *fn,
+                         int line, int last, int iterations, int entries) {
+  json_object *l = json_object_new_object(), *mem = json_object_new_object();
+  json_object_object_add(l, "id", json_object_new_int(id));
+  json_object_object_add(l, "parent", int_or_null(parent));
+  json_object_object_add(l, "depth", json_object_new_int(depth));
+  json_object_object_add(l, "function", json_object_new_string(fn));
+  json_object_object_add(l, "linkage_name", json_object_new_string(fn));
+  json_object_object_add(l, "module", json_object_new_string("m.c"));
+  json_object_object_add(l, "file", json_object_new_string("m.c"));
+  json_object_object_add(l, "line", json_object_new_int(line));
+  json_object_object_add(l, "last_line", json_object_new_int(last));
+  json_object_object_add(l, "iterations", json_object_new_int(iterations));
+  json_object_object_add(l, "entries", int_or_null(entries));
+  json_object_object_add(l, "instructions",
+                         json_object_new_int(10 * iterations));
+  json_object_object_add(mem, "loads", json_object_new_int(iterations));
+  json_object_object_add(l, "memory_accesses", mem);
+  return l;
+}
+
+static json_object *loop_at(json_object *doc, int id) {
+  json_object *loops = json_at(doc, "loops");
+  for (size_t i = 0; i < json_object_array_length(loops); i++)
+    if (at(json_object_array_get_idx(loops, i), "id") == id)
+      return json_object_array_get_idx(loops, i);
+  return NULL;
+}
+
+static json_object *doc_of(const char *list, json_object *const *entries,
+                           int n) {
+  json_object *doc = json_object_new_object(), *a = json_object_new_array();
+  for (int i = 0; i < n; i++)
+    json_object_array_add(a, entries[i]);
+  json_object_object_add(doc, list, a);
+  return doc;
+}
+
+/* Loops of two images or ranks (metricsmerge.h): the same loop (source,
+ * function, depth, the loop around it) adds its counts whatever its id in
+ * each part; a loop only one part has keeps its nest under new ids. */
+static void test_loops_merge(void) {
+  json_object *into_loops[] = {loop(0, -1, 1, "f", 10, 20, 5, 1),
+                               loop(1, 0, 2, "f", 12, 14, 25, 5),
+                               loop(2, -1, 1, "g", 30, 31, 4, -1)};
+  /* the other part numbers the same nest 5 and 6, has a new inner loop of
+   * f's (line 16) and a new nest in h, and g's loop with entries known; a
+   * loop at f's 12-14 at depth 1 is another loop (other nest) */
+  json_object *from_loops[] = {
+      loop(5, -1, 1, "f", 10, 20, 3, 1), loop(6, 5, 2, "f", 12, 14, 9, 3),
+      loop(7, 5, 2, "f", 16, 18, 6, 3),  loop(8, -1, 1, "h", 40, 50, 2, 1),
+      loop(9, 8, 2, "h", 41, 45, 8, 2),  loop(10, -1, 1, "g", 30, 31, 6, 6),
+      loop(11, -1, 1, "f", 12, 14, 1, 1)};
+  json_object *into = doc_of("loops", into_loops, 3);
+  json_object *from = doc_of("loops", from_loops, 7);
+  EXPECT(pisa_source_merge(into, from) == 0);
+  EXPECT_EQ(json_object_array_length(json_at(into, "loops")), 3 + 4);
+  EXPECT_EQ(at(loop_at(into, 0), "iterations"), 5 + 3);
+  EXPECT_EQ(at(loop_at(into, 0), "entries"), 1 + 1);
+  EXPECT_EQ(at(loop_at(into, 0), "instructions"), 80);
+  EXPECT_EQ(at(loop_at(into, 0), "memory_accesses/loads"), 8);
+  EXPECT_EQ(at(loop_at(into, 0), "line"), 10); /* identity is not added */
+  EXPECT_EQ(at(loop_at(into, 1), "iterations"), 25 + 9);
+  EXPECT_EQ(at(loop_at(into, 1), "parent"), 0);
+  EXPECT(json_at(loop_at(into, 2), "entries") == NULL); /* unknown in one */
+  EXPECT_EQ(at(loop_at(into, 2), "iterations"), 10);
+  /* new loops in from's order, after into's largest id (2) */
+  EXPECT_EQ(at(loop_at(into, 3), "line"), 16);
+  EXPECT_EQ(at(loop_at(into, 3), "parent"), 0);
+  EXPECT_EQ(at(loop_at(into, 4), "line"), 40);
+  EXPECT(json_at(loop_at(into, 4), "parent") == NULL);
+  EXPECT_EQ(at(loop_at(into, 5), "parent"), 4);
+  EXPECT_EQ(at(loop_at(into, 5), "iterations"), 8);
+  EXPECT_EQ(at(loop_at(into, 6), "line"), 12);
+  EXPECT_EQ(at(loop_at(into, 6), "depth"), 1);
+  EXPECT_EQ(at(loop_at(into, 6), "iterations"), 1);
+  EXPECT(!strcmp(json_object_get_string(json_at(loop_at(into, 6), "function")),
+                 "f"));
+  /* the input is not changed */
+  EXPECT_EQ(json_object_array_length(json_at(from, "loops")), 7);
+  EXPECT_EQ(at(json_object_array_get_idx(json_at(from, "loops"), 0), "id"), 5);
+  json_object_put(into);
+  json_object_put(from);
+}
+
+/* A loop inlined twice into one function has one identity twice: the
+ * n-th copy of one part merges with the n-th of the other. */
+static void test_loops_twice(void) {
+  json_object *a[] = {loop(0, -1, 1, "f", 5, 6, 1, 1),
+                      loop(1, -1, 1, "f", 5, 6, 10, 1)};
+  json_object *b[] = {loop(0, -1, 1, "f", 5, 6, 2, 1),
+                      loop(1, -1, 1, "f", 5, 6, 20, 1)};
+  json_object *into = doc_of("loops", a, 2), *from = doc_of("loops", b, 2);
+  EXPECT(pisa_source_merge(into, from) == 0);
+  EXPECT_EQ(json_object_array_length(json_at(into, "loops")), 2);
+  EXPECT_EQ(at(loop_at(into, 0), "iterations"), 1 + 2);
+  EXPECT_EQ(at(loop_at(into, 1), "iterations"), 10 + 20);
+  json_object_put(into);
+  json_object_put(from);
+}
+
+static json_object *line(const char *file, int line, int loads) {
+  char text[256];
+  snprintf(text, sizeof text,
+           "{\"file\": \"%s\", \"line\": %d, \"instructions\": %d, "
+           "\"accesses\": %d, \"loads\": %d, \"stores\": 0}",
+           file, line, 3 * loads, loads, loads);
+  return json_tokener_parse(text);
+}
+
+/* Lines match by file and line, add, and stay sorted by both. */
+static void test_lines_merge(void) {
+  json_object *a[] = {line("a.c", 3, 1), line("a.c", 10, 2), line("b.c", 1, 4)};
+  json_object *b[] = {line("a.c", 5, 8), line("a.c", 10, 16),
+                      line("c.c", 2, 32)};
+  json_object *into = doc_of("lines", a, 3), *from = doc_of("lines", b, 3);
+  json_object *none = json_object_new_object();
+  EXPECT(pisa_source_merge(into, from) == 0);
+  EXPECT(pisa_source_merge(into, none) == 0);
+  json_object *lines = json_at(into, "lines");
+  static const char *const File[] = {"a.c", "a.c", "a.c", "b.c", "c.c"};
+  static const int Line[] = {3, 5, 10, 1, 2}, Loads[] = {1, 8, 18, 4, 32};
+  EXPECT_EQ(json_object_array_length(lines), 5);
+  for (size_t i = 0; i < 5 && i < json_object_array_length(lines); i++) {
+    json_object *l = json_object_array_get_idx(lines, i);
+    EXPECT(!strcmp(json_object_get_string(json_at(l, "file")), File[i]));
+    EXPECT_EQ(at(l, "line"), Line[i]);
+    EXPECT_EQ(at(l, "loads"), Loads[i]);
+    EXPECT_EQ(at(l, "instructions"), 3 * Loads[i]);
+  }
+  /* a result without lines or loops gets the other's */
+  EXPECT(pisa_source_merge(none, into) == 0);
+  EXPECT_EQ(json_object_array_length(json_at(none, "lines")), 5);
+  json_object_put(into);
+  json_object_put(from);
+  json_object_put(none);
+}
+
+/* Functions of two ranks: counts add, their source line does not (it was
+ * summed before metricsmerge.c). */
+static void test_entries_keep_identity(void) {
+  static const char *const Keys[] = {"linkage_name", "module", NULL};
+  json_object *a = json_tokener_parse(
+      "[{\"name\": \"f\", \"linkage_name\": \"f\", \"module\": \"m.c\", "
+      "\"file\": \"m.c\", \"line\": 10, \"instructions\": 7}]");
+  json_object *b = json_tokener_parse(
+      "[{\"name\": \"f\", \"linkage_name\": \"f\", \"module\": \"m.c\", "
+      "\"file\": \"m.c\", \"line\": 10, \"instructions\": 5}, "
+      "{\"name\": \"g\", \"linkage_name\": \"g\", \"module\": \"m.c\", "
+      "\"file\": \"m.c\", \"line\": 30, \"instructions\": 1}]");
+  EXPECT(pisa_entries_merge(a, b, Keys) == 0);
+  EXPECT_EQ(json_object_array_length(a), 2);
+  EXPECT_EQ(at(json_object_array_get_idx(a, 0), "line"), 10);
+  EXPECT_EQ(at(json_object_array_get_idx(a, 0), "instructions"), 12);
+  EXPECT_EQ(at(json_object_array_get_idx(a, 1), "line"), 30);
+  json_object_put(a);
+  json_object_put(b);
+}
+
 int main(void) {
   RUN(test_entropy_of_union);
+  RUN(test_loops_merge);
+  RUN(test_loops_twice);
+  RUN(test_lines_merge);
+  RUN(test_entries_keep_identity);
   RUN(test_histograms_and_classes);
   RUN(test_parallelism);
   RUN(test_job);

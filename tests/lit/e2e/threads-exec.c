@@ -5,18 +5,22 @@
 // covers both images (issue 15, item 9: the counts before the exec are
 // kept): once before, three times after: 400 stores.  A failed exec: the
 // program goes on and its result is written again at exit (fill once before
-// and twice after: 300).
-// RUN: %pisa-cc -O1 -fno-vectorize -fno-unroll-loops -o %t %s
+// and twice after: 300).  Loops and lines of the images merge the same way
+// (fill's loop, line 31: 100 iterations a call; line 32: 100 stores a call).
+// RUN: %pisa-cc -O1 -g -fno-vectorize -fno-unroll-loops -o %t %s
 // RUN: %pisa-char -q --force -o %t.echo.json %t echo | FileCheck --check-prefix=ECHO %s
 // ECHO: replaced
 // RUN: %jcheck %t.echo.json "d['complete'] is True" \
 // RUN:   "fn('fill')['memory_accesses']['stores'] == 100" \
-// RUN:   "d['program']['exit_status'] == 0"
+// RUN:   "d['program']['exit_status'] == 0" "loop(31)['iterations'] == 100"
 // RUN: %pisa-char -q --force -o %t.self.json %t self
 // RUN: %jcheck %t.self.json "fn('fill')['memory_accesses']['stores'] == 400" \
-// RUN:   "d['totals']['memory_accesses']['stores'] == 400" "len(d['threads']) == 1"
+// RUN:   "d['totals']['memory_accesses']['stores'] == 400" "len(d['threads']) == 1" \
+// RUN:   "loop(31)['iterations'] == 400 and line(32)['stores'] == 400" \
+// RUN:   "len(d['loops']) == len(load('%t.echo.json')['loops'])"
 // RUN: %pisa-char -q --force -o %t.fail.json %t fail
-// RUN: %jcheck %t.fail.json "fn('fill')['memory_accesses']['stores'] == 300"
+// RUN: %jcheck %t.fail.json "fn('fill')['memory_accesses']['stores'] == 300" \
+// RUN:   "loop(31)['iterations'] == 300"
 // RUN: %validate %t.echo.json %t.self.json %t.fail.json
 #include <string.h>
 #include <unistd.h>
