@@ -698,8 +698,8 @@ static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
   int regions = t->regions_open[PISA_CONSUME_REUSE] || b->n_marks;
   t->reuse_counted_to = 0; /* nothing of this batch counted yet */
   int bins = fed && !reuse_histograms(t, fed, regions);
-  if (bins && pisa_intervals_on())
-    pisa_intervals_reuse(t, b);
+  if (pisa_intervals_on())
+    pisa_intervals_reuse(t, b, bins);
   consume_regions(t, b, fed, PISA_CONSUME_REUSE, bins ? region_reuse : NULL);
 }
 

@@ -42,12 +42,13 @@ struct pisa_intervals {
 /* Whether this run keeps intervals (PISA_INTERVALS, off when sampled). */
 PISA_HIDDEN int pisa_intervals_on(void);
 
-/* What a group adds to the thread's intervals for batch b (the reuse
- * group after its bins are computed). */
+/* What a group adds to the thread's intervals for batch b; every batch
+ * (the clock counts them all), the reuse group's with `bins` 0 when its
+ * engines computed none for b (b made no access). */
 PISA_HIDDEN void pisa_intervals_space(struct pisa_thread *t,
                                       const struct event_batch *b);
 PISA_HIDDEN void pisa_intervals_reuse(struct pisa_thread *t,
-                                      const struct event_batch *b);
+                                      const struct event_batch *b, int bins);
 /* The schedule group: b cut into runs of one interval, each fed to
  * `feed`, the schedule's progress read after it. */
 PISA_HIDDEN void pisa_intervals_schedule(
