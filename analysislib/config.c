@@ -218,6 +218,21 @@ static void parse_snapshot_interval(const char *spec) {
       "PISA_SNAPSHOT_INTERVAL", 1, PISA_MAX_SNAPSHOT_INTERVAL, 0);
 }
 
+/* PISA_INTERVALS=auto (or unset), off, or INSTRUCTIONS. */
+static void parse_intervals(const char *spec) {
+  const char *end;
+  pisa_config.intervals = PISA_INTERVALS_AUTO;
+  if (!spec || !*spec || !strcmp(spec, "auto"))
+    return;
+  pisa_config.intervals = 0; /* off, or refused */
+  if (!strcmp(spec, "off") ||
+      parse_number(spec, 1, PISA_MAX_INTERVAL_INSTRUCTIONS, "", &end,
+                   &pisa_config.intervals) == 0)
+    return;
+  refuse("PISA_INTERVALS", spec,
+         "auto, off or a number of instructions from 1 to 1125899906842624");
+}
+
 static void read_counter_config(void) {
   const char *mode = getenv("PISA_MODE");
   pisa_counter_config.requested = mode && !strcmp(mode, "counter");
@@ -271,6 +286,7 @@ static void read_config(void) {
   pisa_config.objects = (int)env_number("PISA_OBJECTS", 0, 1, 0);
   pisa_config.object_depth = (uint32_t)env_number(
       "PISA_OBJECT_DEPTH", 1, PISA_MAX_HEAP_FRAMES, PISA_DEFAULT_OBJECT_DEPTH);
+  parse_intervals(getenv("PISA_INTERVALS"));
   read_counter_config();
   if (!dir || !*dir || refused)
     return;

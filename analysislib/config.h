@@ -60,7 +60,12 @@ struct pisa_config {
    * frames of a heap allocation site that tell its objects apart. */
   int objects;
   uint32_t object_depth;
+  /* PISA_INTERVALS: instructions per interval (deep_intervals.h), 0 for
+   * none (`off`), PISA_INTERVALS_AUTO (unset or `auto`, the default) for
+   * a length that adapts to keep 500 to 1000 intervals. */
+  uint64_t intervals;
 };
+#define PISA_INTERVALS_AUTO UINT64_MAX
 PISA_HIDDEN extern struct pisa_config pisa_config;
 /* The names of the families in PISA_METRICS, by PISA_FAMILY() bit. */
 PISA_HIDDEN extern const char *const pisa_family_names[];

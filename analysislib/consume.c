@@ -421,9 +421,17 @@ static void consume_branches(struct pisa_thread *t,
   add_branches(&t->branches, b);
 }
 
+static void schedule_batch(struct pisa_thread *t, const struct event_batch *b) {
+  add_schedules(&t->sched, b);
+}
+
+/* With intervals, in runs of one interval (deep_intervals.h). */
 static void consume_schedules(struct pisa_thread *t,
                               const struct event_batch *b) {
-  add_schedules(&t->sched, b);
+  if (pisa_intervals_on())
+    pisa_intervals_schedule(t, b, schedule_batch);
+  else
+    schedule_batch(t, b);
 }
 
 /* ---- Regions of interest ------------------------------------------------
@@ -734,6 +742,8 @@ static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
     consume_functions(t, b, fed);
   if (pisa_config.objects)
     pisa_objects_consume(t, b);
+  if (pisa_intervals_on())
+    pisa_intervals_space(t, b);
   consume_regions(t, b, fed, PISA_CONSUME_SPACE, fed ? region_space : NULL);
 }
 
@@ -743,6 +753,8 @@ static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
   int regions = t->regions_open[PISA_CONSUME_REUSE] || b->n_marks;
   t->reuse_counted_to = 0; /* nothing of this batch counted yet */
   int bins = fed && !reuse_histograms(t, fed, regions);
+  if (pisa_intervals_on())
+    pisa_intervals_reuse(t, b, bins);
   consume_regions(t, b, fed, PISA_CONSUME_REUSE, bins ? region_reuse : NULL);
 }
 
@@ -941,6 +953,7 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   for (unsigned s = 0; s < PISA_BATCH_SLOTS; s++)
     event_batch_free(&t->slots[s].batch);
   free(t->reuse_distances);
+  pisa_intervals_free(&t->intervals);
   free(t->reuse_counted);
   t->reuse_counted = NULL;
   t->reuse_distances = NULL;

@@ -297,6 +297,7 @@ static json_object *config_json(const struct aggregate *totals) {
                             json_object_new_string(pisa_family_names[f]));
   json_object_object_add(config, "metrics", families);
   add_if(config, "sampling", pisa_sampling_json(totals));
+  add_if(config, "intervals", pisa_intervals_config_json());
   return config;
 }
 
@@ -379,6 +380,14 @@ static json_object *functions_json(uint32_t n_blocks, uint32_t n_functions) {
   return functions;
 }
 
+/* "intervals" (deep_intervals.h), when the run kept them. */
+static void add_intervals(json_object *doc, json_object *intervals) {
+  if (pisa_intervals_on())
+    json_object_object_add(doc, "intervals", intervals);
+  else
+    json_object_put(intervals);
+}
+
 static size_t thread_count(void) {
   size_t n = 0;
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
@@ -391,6 +400,7 @@ static json_object *build_result(int complete, int signal) {
   pisa_aggregate_begin(n_blocks, n_functions);
   struct aggregate totals;
   json_object *threads = json_object_new_array();
+  json_object *intervals = json_object_new_array();
   uint64_t dropped = 0;
   /* The threads' footprints, for what two or more share: none with one. */
   size_t listed = thread_count(), n_threads = 0;
@@ -417,6 +427,7 @@ static json_object *build_result(int complete, int signal) {
     json_object_object_add(o, "os_tid", json_object_new_int64(t->os_tid));
     metrics_json(o, &ta);
     json_object_array_add(threads, o);
+    pisa_intervals_json(t, position, intervals);
     /* The first thread's tables become the total's (merging them into an
      * empty total would copy them); the others are merged in. */
     if (position++ == 0) {
@@ -445,6 +456,7 @@ static json_object *build_result(int complete, int signal) {
     json_object_object_add(doc, "regions", regions);
   add_source_map(doc, &all);
   add_if(doc, "objects", pisa_objects_json(pisa_thread_list()));
+  add_intervals(doc, intervals);
   pisa_source_counts_free(&all);
   pisa_aggregate_free(&totals);
   pisa_aggregate_end();

@@ -14,6 +14,7 @@
 
 #include "branch.h"
 #include "config.h"
+#include "deep_intervals.h"
 #include "entropy.h"
 #include "events.h"
 #include "footprint.h"
@@ -165,6 +166,8 @@ struct pisa_thread {
   int roi_in;
   uint32_t roi_anchor;
   struct event_batch fn_marks; /* the batch's markers (only marks used) */
+  /* intervals (deep_intervals.h): each group's part its own */
+  struct pisa_intervals intervals;
 };
 
 /* Writes a region marker word (PISA_REC_REGION) for pisa.h's

@@ -100,6 +100,10 @@ static const char usage_text[] =
     "                        deep mode: the calls of the functions whose\n"
     "                        name matches GLOB (inlined or not) are a\n"
     "                        region of interest named GLOB\n"
+    "      --intervals N     deep mode: cut each thread's run into\n"
+    "                        intervals of N instructions (auto, the\n"
+    "                        default: a length that keeps 500 to 1000;\n"
+    "                        off: none) and detect its phases\n"
     "      --no-regions      deep mode: ignore the program's regions of\n"
     "                        interest (PISA_ROI markers); each open region\n"
     "                        is analysed again, so this can halve the cost\n"
@@ -156,7 +160,8 @@ enum {
   OPT_ROI_FUNCTION,
   OPT_NO_REGIONS,
   OPT_OBJECTS,
-  OPT_OBJECT_DEPTH
+  OPT_OBJECT_DEPTH,
+  OPT_INTERVALS
 };
 
 static const struct option RunOptions[] = {
@@ -178,6 +183,7 @@ static const struct option RunOptions[] = {
     {"analysis-threads", required_argument, NULL, OPT_ANALYSIS_THREADS},
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
     {"roi-function", required_argument, NULL, OPT_ROI_FUNCTION},
+    {"intervals", required_argument, NULL, OPT_INTERVALS},
     {"no-regions", no_argument, NULL, OPT_NO_REGIONS},
     {"objects", no_argument, NULL, OPT_OBJECTS},
     {"object-depth", required_argument, NULL, OPT_OBJECT_DEPTH},
@@ -247,6 +253,8 @@ static int take_option(int opt, char *arg, void *ctx) {
     return run_parse_analysis_threads(cl, arg, s);
   case OPT_ROI_FUNCTION:
     return run_parse_roi_function(cl, arg, s);
+  case OPT_INTERVALS:
+    return run_parse_intervals(cl, arg, s);
   case OPT_NO_REGIONS:
     s->no_regions = 1;
     break;

@@ -32,6 +32,11 @@ static const char usage_text[] =
     "  --objects      also the top data objects by accesses (deep mode run\n"
     "                 with --objects): kind, name and allocation site or\n"
     "                 declaration, footprint, size and 32 KiB miss ratio\n"
+    "  --intervals    also every interval of deep mode's time series: its\n"
+    "                 instructions, new and total 64-byte lines, miss ratio\n"
+    "                 at the first cache, entropy, ILP and phase\n"
+    "  --phases       also the phases of deep mode, with their share and\n"
+    "                 metrics\n"
     "  --format FMT   one of {format} (default text)\n"
     "  --json         the same as --format json: the summary as one JSON\n"
     "                 object with stable keys (docs/pisa-char.md), absent\n"
@@ -49,7 +54,9 @@ enum {
   OPT_JSON,
   OPT_LOOPS,
   OPT_LINES,
-  OPT_OBJECTS
+  OPT_OBJECTS,
+  OPT_INTERVALS,
+  OPT_PHASES
 };
 
 static const struct option ShowOptions[] = {
@@ -59,6 +66,8 @@ static const struct option ShowOptions[] = {
     {"loops", no_argument, NULL, OPT_LOOPS},
     {"lines", no_argument, NULL, OPT_LINES},
     {"objects", no_argument, NULL, OPT_OBJECTS},
+    {"intervals", no_argument, NULL, OPT_INTERVALS},
+    {"phases", no_argument, NULL, OPT_PHASES},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -531,6 +540,57 @@ static void show_intervals(json_object *v) {
   show_spread(json_at(iv, "write_bytes_per_second"), "write bandwidth");
 }
 
+/* A number of the view with `digits` decimals, or n/a. */
+static const char *fixed_or_na(char *buf, size_t n, json_object *e,
+                               const char *key, int digits) {
+  if (!has(e, key))
+    return "n/a";
+  snprintf(buf, n, "%.*f", digits, num(e, key));
+  return buf;
+}
+
+static void show_interval_series(json_object *v) {
+  char at[32], n[32], nl[32], l[32], m[32], h[32], p[32], ph[32];
+  if (!length(v, "interval_series"))
+    return;
+  printf("\nintervals (deep mode, every one)\n"
+         "  thread index  first instruction instructions new lines      lines"
+         " miss 1st entropy    ILP phase\n");
+  for (size_t i = 0; i < length(v, "interval_series"); i++) {
+    json_object *e = item(v, "interval_series", i);
+    printf("  %6.0f %5.0f %18s %12s %9s %10s %8s %7s %6s %5s\n",
+           num(e, "thread"), num(e, "index"),
+           count_text(at, sizeof at, e, "first_instruction"),
+           count_text(n, sizeof n, e, "instructions"),
+           count_or_na(nl, sizeof nl, e, "new_lines"),
+           count_or_na(l, sizeof l, e, "lines"),
+           fixed_or_na(m, sizeof m, e, "miss_ratio", 4),
+           fixed_or_na(h, sizeof h, e, "entropy", 2),
+           fixed_or_na(p, sizeof p, e, "ilp", 2),
+           fixed_or_na(ph, sizeof ph, e, "phase", 0));
+  }
+}
+
+static void show_phases(json_object *v) {
+  char n[32], at[32], nl[32], m[32], h[32], p[32];
+  if (!length(v, "phases"))
+    return;
+  printf("\nphases (deep mode)\n"
+         "  phase  share     instructions intervals  first instruction"
+         " new lines miss 1st entropy    ILP\n");
+  for (size_t i = 0; i < length(v, "phases"); i++) {
+    json_object *e = item(v, "phases", i);
+    printf("  %5.0f %5.1f%% %16s %9.0f %18s %9s %8s %7s %6s\n", num(e, "phase"),
+           100 * num(e, "share"), count_text(n, sizeof n, e, "instructions"),
+           num(e, "intervals"),
+           count_text(at, sizeof at, e, "first_instruction"),
+           count_or_na(nl, sizeof nl, e, "new_lines"),
+           fixed_or_na(m, sizeof m, e, "miss_ratio", 4),
+           fixed_or_na(h, sizeof h, e, "entropy", 2),
+           fixed_or_na(p, sizeof p, e, "ilp", 2));
+  }
+}
+
 static void show_ranks(json_object *v) {
   char n[32], c[32], s[32], r[32];
   if (!list_heading(v, "ranks", "counts/ranks", "ranks",
@@ -577,6 +637,8 @@ static void show_text(json_object *v, long top) {
   show_objects(v);
   show_regions(v);
   show_intervals(v);
+  show_interval_series(v);
+  show_phases(v);
   show_ranks(v);
   show_mpi(v);
 }
@@ -601,6 +663,10 @@ static int take_option(int opt, char *arg, void *ctx) {
     o->lists |= DOCVIEW_LINES;
   if (opt == OPT_OBJECTS)
     o->lists |= DOCVIEW_OBJECTS;
+  if (opt == OPT_INTERVALS)
+    o->lists |= DOCVIEW_INTERVALS;
+  if (opt == OPT_PHASES)
+    o->lists |= DOCVIEW_PHASES;
   if (opt == OPT_FORMAT &&
       !(status = cmdline_choose(&show_line, "format", arg, &format)))
     o->format = (enum format)format;

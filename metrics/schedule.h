@@ -93,6 +93,13 @@ void sched_function_result(const struct sched *s, uint32_t function,
 int sched_block_pbblp(const struct sched *s, uint32_t block,
                       uint64_t *instances, uint64_t *levels);
 
+/* The thread's scheduled instructions so far and the highest issue cycle
+ * of ILP window number `window` (an index into the config's windows):
+ * what an interval's ILP is the growth of (docs/metrics.md "Intervals and
+ * phases"). */
+void sched_progress(const struct sched *s, unsigned window,
+                    uint64_t *instructions, uint64_t *cycles);
+
 /* Adds "ilp", "dlp" and "bblp" to o, for the families in the config. */
 void par_to_json(const struct par_result *r, json_object *o);
 

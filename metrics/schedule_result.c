@@ -139,6 +139,12 @@ void sched_thread_result(const struct sched *s, struct par_result *out) {
   pbblp_of(s, out, 0, 1);
 }
 
+void sched_progress(const struct sched *s, unsigned window,
+                    uint64_t *instructions, uint64_t *cycles) {
+  *instructions = s->n;
+  *cycles = s->cycles[window];
+}
+
 void sched_function_result(const struct sched *s, uint32_t function,
                            struct par_result *out) {
   par_init(out, &s->cfg);

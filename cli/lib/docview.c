@@ -418,10 +418,16 @@ static json_object *spread_view(const struct spread *s) {
   return v;
 }
 
+/* Deep mode's intervals are of instructions: no "start". */
+static int deep_intervals(json_object *list) {
+  return list && json_object_array_length(list) &&
+         !json_at(json_object_array_get_idx(list, 0), "start");
+}
+
 static json_object *intervals_view(json_object *doc) {
   json_object *list = json_at(doc, "intervals");
   size_t n = list ? json_object_array_length(list) : 0;
-  if (!n)
+  if (!n || deep_intervals(list))
     return NULL;
   struct spread read = {0}, write = {0};
   double start = 0, end = 0, threads = 0;
@@ -443,6 +449,63 @@ static json_object *intervals_view(json_object *doc) {
   add(v, "end", number(end));
   add(v, "read_bytes_per_second", spread_view(&read));
   add(v, "write_bytes_per_second", spread_view(&write));
+  return v;
+}
+
+/* ---- Deep mode's intervals and phases --------------------------------------
+ * Whole series (a time series is read in full, not its top entries). */
+
+/* The ratio of the first cache of an interval's miss_ratio, or null. */
+static json_object *first_miss_ratio(json_object *e) {
+  json_object *list = json_at(e, "miss_ratio");
+  if (!list || json_object_get_type(list) != json_type_array)
+    return NULL;
+  return number_at(json_object_array_get_idx(list, 0), "ratio");
+}
+
+static json_object *interval_entry_view(json_object *e) {
+  static const char *const Fields[][2] = {
+      {"thread", "thread"},
+      {"rank", "rank"},
+      {"index", "index"},
+      {"first_instruction", "first_instruction"},
+      {"instructions", "instructions"},
+      {"new_lines", "footprint/new_lines"},
+      {"lines", "footprint/lines"},
+      {"entropy", "memory_entropy/entropy"},
+      {"ilp", "ilp/ilp"},
+      {"phase", "phase"},
+  };
+  json_object *v = fields_view(e, Fields, 10);
+  add(v, "miss_ratio", first_miss_ratio(e));
+  return v;
+}
+
+static json_object *phase_entry_view(json_object *e) {
+  static const char *const Fields[][2] = {
+      {"phase", "phase"},
+      {"share", "share"},
+      {"instructions", "instructions"},
+      {"first_instruction", "first_instruction"},
+      {"first_thread", "first_thread"},
+      {"memory_accesses", "memory_accesses"},
+      {"new_lines", "new_lines"},
+      {"miss_ratio", "miss_ratio"},
+      {"entropy", "memory_entropy"},
+      {"ilp", "ilp"},
+  };
+  json_object *v = fields_view(e, Fields, 10);
+  json_object *list = json_at(e, "intervals");
+  add(v, "intervals", count(list ? (double)json_object_array_length(list) : 0));
+  return v;
+}
+
+/* Every entry of the document's list `key` through `entry`; [] without. */
+static json_object *series_view(json_object *list,
+                                json_object *(*entry)(json_object *)) {
+  json_object *v = json_object_new_array();
+  for (size_t i = 0; list && i < json_object_array_length(list); i++)
+    json_object_array_add(v, entry(json_object_array_get_idx(list, i)));
   return v;
 }
 
@@ -580,6 +643,12 @@ json_object *docview_build(json_object *doc, const char *path, long top,
   add(v, "regions",
       top_view(regions, seconds_of, top, total_seconds(regions), region_view));
   add(v, "intervals", intervals_view(doc));
+  json_object *deep = json_at(doc, "intervals");
+  if (lists & DOCVIEW_INTERVALS)
+    add(v, "interval_series",
+        series_view(deep_intervals(deep) ? deep : NULL, interval_entry_view));
+  if (lists & DOCVIEW_PHASES)
+    add(v, "phases", series_view(json_at(doc, "phases"), phase_entry_view));
   add(v, "ranks",
       top_view(json_at(doc, "ranks"), instructions_of, top, instructions,
                rank_view));

@@ -16,10 +16,14 @@ enum docview_list {
   DOCVIEW_LOOPS = 1u << 0,
   DOCVIEW_LINES = 1u << 1,
   DOCVIEW_OBJECTS = 1u << 2, /* deep mode's "objects", by accesses */
+  /* deep mode's time series: every interval, and the phases */
+  DOCVIEW_INTERVALS = 1u << 3,
+  DOCVIEW_PHASES = 1u << 4,
 };
 
 /* The view of `doc` read from `path` (the caller owns it), with the lists
- * of `lists` (enum docview_list) as "loops" and "lines". */
+ * of `lists` (enum docview_list) as "loops", "lines", "interval_series"
+ * and "phases". */
 json_object *docview_build(json_object *doc, const char *path, long top,
                            unsigned lists);
 

@@ -103,7 +103,9 @@ static json_object *job_interval(json_object *series, size_t k) {
 int pisa_rank_intervals_job(json_object *doc, json_object **series) {
   json_object *list = json_at(doc, "intervals");
   *series = NULL;
-  if (!list)
+  /* deep mode's intervals are of instructions, not time (no "start"):
+   * they stay in their ranks' order, with no job series */
+  if (!list || !json_at(json_object_array_get_idx(list, 0), "start"))
     return 0;
   json_object_array_sort(list, by_rank_thread_start);
   *series = json_object_new_array();

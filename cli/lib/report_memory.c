@@ -182,6 +182,7 @@ static void application(struct report *r, size_t i) {
     html_figure_absent(&r->html, "Reuse distance and miss-ratio curves",
                        "reuse_distance (run with the reuse family).");
   }
+  report_time_series(r, i);
   if (report_folded(r))
     html_fold_close(&r->html);
 }
@@ -191,7 +192,9 @@ void report_applications(struct report *r) {
   sb_puts(&r->html, "<p class=\"note\">Functions by instructions executed "
                     "(exclusive of callees), with the metrics of the "
                     "ranking model; then the reuse-distance histograms and "
-                    "miss-ratio curves of the whole program.</p>\n<nav>");
+                    "miss-ratio curves of the whole program and, for a deep "
+                    "run with intervals, its time series with its "
+                    "phases.</p>\n<nav>");
   for (size_t i = 0; i < r->set->count; i++) {
     sb_printf(&r->html, "<a href=\"#app-%zu\">", i + 1);
     sb_escaped(&r->html, r->labels[i]);

@@ -67,4 +67,8 @@ void report_mix(struct report *r);
 void report_miss(struct report *r);
 void report_applications(struct report *r);
 
+/* report_timeline.c: application i's time series (deep mode's intervals,
+ * coloured by phase); nothing without intervals. */
+void report_time_series(struct report *r, size_t i);
+
 #endif

@@ -5,6 +5,7 @@
 #include "runresults.h"
 #include "jsonpath.h"
 #include "numbers.h"
+#include "phases.h"
 #include "rankmerge.h"
 #include "util.h"
 
@@ -180,6 +181,7 @@ static const char *describe_exit(const struct pisa_program_run *run) {
 static int write_document(struct run_results *r, json_object *doc,
                           const char *output, const char *about) {
   char verr[1024], werr[1024];
+  phases_add(doc);
   int invalid = pisa_document_validate(doc, verr, sizeof verr) != 0;
   enum pisa_write_status written =
       pisa_write_json_atomic(output, doc, r->force, werr, sizeof werr);

@@ -252,6 +252,19 @@ int run_parse_object_depth(const struct command_line *cl, const char *arg,
   return parse_positive(cl, "--object-depth", arg, 8, &s->object_depth);
 }
 
+int run_parse_intervals(const struct command_line *cl, const char *arg,
+                        struct run_settings *s) {
+  unsigned long n;
+  if (strcmp(arg, "auto") && strcmp(arg, "off") &&
+      parse_unsigned(arg, 1, PISA_MAX_INTERVAL_INSTRUCTIONS, &n))
+    return usage_error(cl,
+                       "--intervals %s: expected a number of instructions "
+                       "from 1 to %llu, auto or off",
+                       arg, PISA_MAX_INTERVAL_INSTRUCTIONS);
+  s->intervals = arg;
+  return 0;
+}
+
 /* ---- Sampling and the memory budget ------------------------------------- */
 
 int run_parse_sample(const struct command_line *cl, const char *arg,
@@ -306,6 +319,12 @@ int run_check_mode(const struct command_line *cl,
       (s->sample_every || s->hw_counters || s->interval_ms || s->csv))
     return usage_error(cl, "--sample-every, --hw-counters, --interval-ms and "
                            "--csv need --mode counter");
+  if (s->counter && s->intervals)
+    return usage_error(cl, "--intervals needs deep mode; a counter run has "
+                           "--interval-ms");
+  if (s->sample_rate && s->intervals && strcmp(s->intervals, "off"))
+    return usage_error(cl, "--intervals needs an exact run; a sampled run "
+                           "(--sample) keeps no intervals");
   if (s->no_regions && (s->counter || s->roi_function))
     return usage_error(cl, "--no-regions ignores deep mode's regions of "
                            "interest; it goes with neither --mode counter nor "
@@ -330,6 +349,14 @@ void run_check_environment(void) {
     die("PISA_SNAPSHOT_INTERVAL=%s: expected a number of seconds from 1 to "
         "%u, auto or off",
         snapshot, PISA_MAX_SNAPSHOT_INTERVAL);
+  const char *intervals = getenv("PISA_INTERVALS");
+  unsigned long instructions;
+  if (intervals && strcmp(intervals, "auto") && strcmp(intervals, "off") &&
+      parse_unsigned(intervals, 1, PISA_MAX_INTERVAL_INSTRUCTIONS,
+                     &instructions))
+    die("PISA_INTERVALS=%s: expected a number of instructions from 1 to "
+        "%llu, auto or off",
+        intervals, PISA_MAX_INTERVAL_INSTRUCTIONS);
   const char *live = getenv(PISA_LIVE_MS_ENV);
   unsigned long ms;
   if (live && *live && parse_unsigned(live, 0, PISA_MAX_INTERVAL_MS, &ms))
@@ -400,6 +427,8 @@ void run_settings_env(const struct run_settings *s, const char *raw_dir,
   counter_env(s, env);
   if (s->roi_function)
     child_env_set(env, "PISA_ROI_FUNCTION", s->roi_function, 1);
+  if (s->intervals)
+    child_env_set(env, "PISA_INTERVALS", s->intervals, 1);
   if (s->no_regions)
     child_env_set(env, "PISA_REGIONS", "off", 1);
   if (s->object_depth) {

@@ -28,6 +28,7 @@ struct run_settings {
   const char *roi_function;   /* --roi-function GLOB, deep mode */
   int no_regions;             /* --no-regions: deep mode ignores PISA_ROI */
   unsigned long object_depth; /* --objects (depth 2) / --object-depth N */
+  const char *intervals;      /* --intervals N|auto|off; NULL: auto */
 };
 
 /* The defaults: 8:512 lines, 12 bits, every family, deep mode. */
@@ -72,6 +73,10 @@ int run_parse_analysis_threads(const struct command_line *cl, const char *arg,
 /* --roi-function GLOB: 1 to 255 characters. */
 int run_parse_roi_function(const struct command_line *cl, const char *arg,
                            struct run_settings *s);
+
+/* --intervals N (instructions, 1 to 2^50), auto or off. */
+int run_parse_intervals(const struct command_line *cl, const char *arg,
+                        struct run_settings *s);
 
 /* Counter options belong to counter mode, --metrics to deep mode. */
 int run_check_mode(const struct command_line *cl, const struct run_settings *s);

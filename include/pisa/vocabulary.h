@@ -50,6 +50,7 @@ enum pisa_family_bit {
 #define PISA_MIN_SAMPLE_RATE 1e-6          /* --sample */
 #define PISA_MAX_SNAPSHOT_INTERVAL 86400u  /* PISA_SNAPSHOT_INTERVAL, s */
 #define PISA_SNAPSHOT_AUTO 0xffffffffu     /* PISA_SNAPSHOT_INTERVAL=auto */
+#define PISA_MAX_INTERVAL_INSTRUCTIONS (1ull << 50) /* --intervals N */
 
 /* ---- Hardware counters of counter mode (--hw-counters) -----------------
  * X(name, type, config) with linux/perf_event.h's PERF_TYPE_ and

@@ -2,7 +2,7 @@
 """Asserts that pisa-char documents hold the same metrics.
 Usage: same_metrics.py REFERENCE DOC...  Compares each DOC's config,
 totals, functions and threads (without os_tid, which differs from run to
-run) with REFERENCE's, and prints the first path that differs."""
+run), and its intervals and phases when it has them, with REFERENCE's, and prints the first path that differs."""
 import json
 import sys
 
@@ -12,8 +12,12 @@ def metrics(path):
         d = json.load(f)
     threads = [{k: v for k, v in t.items() if k != "os_tid"}
                for t in d["threads"]]
-    return {"config": d["config"], "totals": d["totals"],
+    kept = {"config": d["config"], "totals": d["totals"],
             "functions": d["functions"], "threads": threads}
+    for key in ("intervals", "phases"):  # deep mode's time series
+        if key in d:
+            kept[key] = d[key]
+    return kept
 
 
 def first_difference(a, b, path=""):

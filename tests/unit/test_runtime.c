@@ -235,6 +235,25 @@ static void test_totals(void) {
   EXPECT_EQ(num(doc, "totals/external_calls/(indirect)"), calls);
 }
 
+/* Deep intervals (on by default): every thread's add up to the totals.
+ * Per alpha call 2 loads, a store and a memcpy whose source reads and
+ * whose destination writes, plus the WIDE_SITES loads: 3 reads and 2
+ * writes per call. */
+static void test_intervals(void) {
+  json_object *list = get(doc, "intervals");
+  uint64_t calls = THREADS * CALLS, instructions = 0, loads = 0, stores = 0;
+  EXPECT(list && json_object_array_length(list) > 0);
+  for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+    json_object *e = json_object_array_get_idx(list, i);
+    instructions += num(e, "instructions");
+    loads += num(e, "memory_accesses/loads");
+    stores += num(e, "memory_accesses/stores");
+  }
+  EXPECT_EQ(instructions, num(doc, "totals/instructions"));
+  EXPECT_EQ(loads, 3 * calls + WIDE_SITES);
+  EXPECT_EQ(stores, 2 * calls);
+}
+
 /* Per thread: loads 8 * CALLS bytes twice, stores 4 * CALLS, the copy's
  * source COPY_BYTES once and destinations COPY_BYTES every 32 bytes. */
 static void test_footprints(void) {
@@ -438,6 +457,7 @@ int main(int argc, char **argv) {
     RUN(test_valid_raw_document);
     RUN(test_totals);
     RUN(test_footprints);
+    RUN(test_intervals);
     RUN(test_threads);
     RUN(test_loops);
     RUN(test_lines);

@@ -1,0 +1,419 @@
+/* deep_intervals.c: deep mode's intervals (deep_intervals.h): per consumer
+ * group the rows of its part of each interval, and the `intervals` of the raw
+ * result, each interval's rows of the three groups side by side. */
+#include "deep_intervals.h"
+#include "runtime.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* Columns of the space group's rows. */
+enum {
+  SPACE_INSTRUCTIONS,
+  SPACE_CATEGORIES,
+  SPACE_LOADS = SPACE_CATEGORIES + PISA_CAT_COUNT,
+  SPACE_STORES,
+  SPACE_BYTES_LOADED,
+  SPACE_BYTES_STORED,
+  SPACE_ENTROPY_SUM, /* entropy * accesses, per piece (see close_into) */
+  SPACE_ENTROPY_ACCESSES,
+  SPACE_BBV,
+  SPACE_WIDTH = SPACE_BBV + INTERVALS_BBV_DIMS
+};
+/* The reuse group's: the 64-byte histogram's bins, cold last. */
+#define REUSE_WIDTH LOCALITY_BINS
+/* The schedule group's. */
+enum { SCHED_INSTRUCTIONS, SCHED_CYCLES, SCHED_WIDTH };
+#define LINE_SHIFT 6 /* 64-byte lines: entropy, footprint, reuse */
+
+PISA_HIDDEN int pisa_intervals_on(void) {
+  return pisa_config.intervals != 0 && pisa_config.sampling.rate >= 1;
+}
+
+static uint64_t requested_length(void) {
+  return pisa_config.intervals == PISA_INTERVALS_AUTO ? 0
+                                                      : pisa_config.intervals;
+}
+
+/* The series at s, set up at its group's first batch. */
+static struct interval_series *series(struct interval_series *s,
+                                      unsigned width) {
+  if (!s->width)
+    interval_series_init(s, requested_length(), width);
+  return s;
+}
+
+/* ---- The space group ------------------------------------------------------
+ */
+
+static int count_block(struct pisa_interval_space *sp, uint32_t block) {
+  if (block >= sp->counts_capacity) {
+    uint32_t cap = sp->counts_capacity ? sp->counts_capacity : 1024;
+    while (cap <= block)
+      cap *= 2;
+    uint32_t *c = realloc(sp->counts, cap * sizeof *c);
+    if (!c)
+      return -1;
+    memset(c + sp->counts_capacity, 0, (cap - sp->counts_capacity) * sizeof *c);
+    sp->counts = c;
+    sp->counts_capacity = cap;
+  }
+  if (!sp->counts[block]) {
+    if (sp->n_touched == sp->touched_capacity) {
+      uint32_t cap = sp->touched_capacity ? 2 * sp->touched_capacity : 256;
+      uint32_t *t = realloc(sp->touched, cap * sizeof *t);
+      if (!t)
+        return -1;
+      sp->touched = t;
+      sp->touched_capacity = cap;
+    }
+    sp->touched[sp->n_touched++] = block;
+  }
+  sp->counts[block]++;
+  return 0;
+}
+
+/* Shannon entropy (bits) of the open interval's accesses over 64-byte
+ * lines, and their number in *n: log2 N - sum(c log2 c) / N.  The table's
+ * order follows the addresses, which change from run to run (ASLR), so
+ * the terms add in fixed point (2^-32 bits), where the order cannot
+ * change the sum. */
+static double line_entropy(const struct u64map *lines, double *n) {
+  size_t it = 0;
+  uint64_t key, c, sum = 0;
+  unsigned __int128 clog = 0;
+  while (u64map_next(lines, &it, &key, &c)) {
+    sum += c;
+    clog += (unsigned __int128)((double)c * log2((double)c) * 0x1p32);
+  }
+  *n = (double)sum;
+  return sum ? log2((double)sum) - (double)clog * 0x1p-32 / (double)sum : 0;
+}
+
+/* Adds the open interval's counts to row: instructions and their
+ * categories and block vector from the block executions, the accesses,
+ * and the entropy as entropy times accesses (so that rows add). */
+static void close_into(const struct pisa_interval_space *sp, double *row) {
+  for (uint32_t i = 0; i < sp->n_touched; i++) {
+    uint32_t block = sp->touched[i];
+    const struct program_block *pb = &pisa_blocks[block];
+    double times = sp->counts[block], weight = times * pb->n_instrs;
+    row[SPACE_INSTRUCTIONS] += weight;
+    for (uint32_t k = 0; k < pb->n_instrs; k++)
+      row[SPACE_CATEGORIES + pb->instrs[k].category] += times;
+    for (unsigned d = 0; d < INTERVALS_BBV_DIMS; d++)
+      row[SPACE_BBV + d] += weight * interval_projection(block, d);
+  }
+  row[SPACE_LOADS] += (double)sp->loads;
+  row[SPACE_STORES] += (double)sp->stores;
+  row[SPACE_BYTES_LOADED] += (double)sp->bytes_loaded;
+  row[SPACE_BYTES_STORED] += (double)sp->bytes_stored;
+  double n, h = line_entropy(&sp->lines, &n);
+  row[SPACE_ENTROPY_SUM] += h * n;
+  row[SPACE_ENTROPY_ACCESSES] += n;
+}
+
+static void space_close(struct pisa_interval_space *sp) {
+  double *row = interval_series_row(&sp->series, sp->open_at);
+  if (!row) {
+    pisa_out_of_memory();
+    return;
+  }
+  close_into(sp, row);
+  for (uint32_t i = 0; i < sp->n_touched; i++)
+    sp->counts[sp->touched[i]] = 0;
+  sp->n_touched = 0;
+  u64map_clear(&sp->lines);
+  sp->loads = sp->stores = sp->bytes_loaded = sp->bytes_stored = 0;
+  sp->open = 0;
+}
+
+/* Whether the intervals carry the entropy (its family is on): the table of
+ * lines is what intervals cost per access. */
+static int with_entropy(void) {
+  return (pisa_config.families & PISA_FAMILY(ENTROPY)) != 0;
+}
+
+/* Accesses [a, end) into the open interval's table of lines. */
+static int count_lines(struct pisa_interval_space *sp,
+                       const struct event_batch *b, size_t a, size_t end) {
+  for (; a < end; a++) {
+    uint64_t *c = u64map_slot(&sp->lines, b->addr[a] >> LINE_SHIFT);
+    if (!c)
+      return -1;
+    ++*c;
+  }
+  return 0;
+}
+
+/* Instances [i, j) and their accesses into the open interval. */
+static void space_add(struct pisa_interval_space *sp,
+                      const struct event_batch *b, size_t i, size_t j) {
+  size_t first = b->first_access[i], end = b->first_access[j];
+  for (size_t k = i; k < j; k++)
+    if ((b->start[k] & INSTANCE_START_MASK) == INSTANCE_ENTERED &&
+        count_block(sp, b->block[k])) {
+      pisa_out_of_memory();
+      return;
+    }
+  if (with_entropy() && count_lines(sp, b, first, end)) {
+    pisa_out_of_memory();
+    return;
+  }
+  for (size_t a = first; a < end; a++) {
+    if (b->kind[a] & ACCESS_READS)
+      sp->loads++, sp->bytes_loaded += b->size[a];
+    if (b->kind[a] & ACCESS_WRITES)
+      sp->stores++, sp->bytes_stored += b->size[a];
+  }
+}
+
+PISA_HIDDEN void pisa_intervals_space(struct pisa_thread *t,
+                                      const struct event_batch *b) {
+  struct pisa_interval_space *sp = &t->intervals.space;
+  struct interval_series *s = series(&sp->series, SPACE_WIDTH);
+  for (size_t i = 0, j; i < b->n_instances; i = j) {
+    uint64_t at;
+    j = interval_series_run(s, pisa_blocks, b, i, &at);
+    if (sp->open && at / s->length != sp->open_at / s->length)
+      space_close(sp);
+    if (!sp->open)
+      sp->open = 1, sp->open_at = at;
+    space_add(sp, b, i, j);
+  }
+}
+
+/* ---- The reuse and schedule groups ----------------------------------------
+ */
+
+/* The index of the 64-byte engine among the line sizes, or -1. */
+static int line_index(void) {
+  for (size_t s = 0; s < pisa_config.n_line_sizes; s++)
+    if (pisa_config.line_sizes[s] == LOCALITY_MISS_LINE_BYTES)
+      return (int)s;
+  return -1;
+}
+
+PISA_HIDDEN void pisa_intervals_reuse(struct pisa_thread *t,
+                                      const struct event_batch *b, int bins) {
+  int line = bins ? line_index() : -1;
+  const uint8_t *bin = line >= 0 ? t->reuse_bins[line] : NULL;
+  struct interval_series *s = series(&t->intervals.reuse, REUSE_WIDTH);
+  for (size_t i = 0, j; i < b->n_instances; i = j) {
+    uint64_t at;
+    j = interval_series_run(s, pisa_blocks, b, i, &at);
+    size_t a = b->first_access[i], end = bin ? b->first_access[j] : a;
+    double *row = a < end ? interval_series_row(s, at) : NULL;
+    if (a < end && !row) {
+      pisa_out_of_memory();
+      return;
+    }
+    for (; a < end; a++)
+      row[bin[a] < LOCALITY_FINITE_BINS ? bin[a] : LOCALITY_COLD_INDEX]++;
+  }
+}
+
+/* The largest finite ILP window's index, or -1 (docs/metrics.md: an
+ * unlimited window's critical path need not grow in an interval). */
+static int ilp_window(void) {
+  int best = -1;
+  for (unsigned w = 0; w < pisa_config.sched.n_windows; w++)
+    if (pisa_config.sched.windows[w] &&
+        (best < 0 ||
+         pisa_config.sched.windows[w] > pisa_config.sched.windows[best]))
+      best = (int)w;
+  return best;
+}
+
+PISA_HIDDEN void pisa_intervals_schedule(
+    struct pisa_thread *t, const struct event_batch *b,
+    void (*feed)(struct pisa_thread *, const struct event_batch *)) {
+  struct pisa_intervals *iv = &t->intervals;
+  struct interval_series *s = series(&iv->sched, SCHED_WIDTH);
+  int window = ilp_window();
+  for (size_t i = 0, j; i < b->n_instances; i = j) {
+    uint64_t at, n, cycles;
+    j = interval_series_run(s, pisa_blocks, b, i, &at);
+    struct event_batch slice = event_batch_slice(b, i, j);
+    feed(t, &slice);
+    double *row = window >= 0 && t->sched ? interval_series_row(s, at) : NULL;
+    if (!row)
+      continue;
+    sched_progress(t->sched, (unsigned)window, &n, &cycles);
+    row[SCHED_INSTRUCTIONS] += (double)(n - iv->sched_n);
+    row[SCHED_CYCLES] += (double)(cycles - iv->sched_cycles);
+    iv->sched_n = n;
+    iv->sched_cycles = cycles;
+  }
+}
+
+PISA_HIDDEN void pisa_intervals_free(struct pisa_intervals *iv) {
+  interval_series_free(&iv->space.series);
+  interval_series_free(&iv->reuse);
+  interval_series_free(&iv->sched);
+  free(iv->space.counts);
+  free(iv->space.touched);
+  u64map_free(&iv->space.lines);
+  memset(iv, 0, sizeof *iv);
+}
+
+/* ---- The raw result's intervals -------------------------------------------
+ * A thread's groups may have merged their rows a different number of times
+ * (a group asks for a row only when it has something to add): the
+ * document's length is the longest, with the merges the whole thread's
+ * instructions call for, and each group's rows inside one interval add. */
+
+struct thread_rows {
+  uint64_t length, clock;
+  size_t n;
+  double space[SPACE_WIDTH], reuse[REUSE_WIDTH], sched[SCHED_WIDTH];
+};
+
+static void rows_shape(const struct pisa_intervals *iv, struct thread_rows *r) {
+  const struct interval_series *all[3] = {&iv->space.series, &iv->reuse,
+                                          &iv->sched};
+  r->length = r->clock = 0;
+  for (int g = 0; g < 3; g++)
+    if (all[g]->width) {
+      r->clock = all[g]->clock > r->clock ? all[g]->clock : r->clock;
+      r->length = all[g]->length > r->length ? all[g]->length : r->length;
+    }
+  for (int g = 0; g < 3; g++)
+    if (all[g]->width) {
+      uint64_t l = interval_series_final_length(all[g], r->clock);
+      r->length = l > r->length ? l : r->length;
+    }
+  r->n = r->length ? (size_t)((r->clock + r->length - 1) / r->length) : 0;
+}
+
+/* Interval k's rows; the space group's open interval counted where it
+ * lies. */
+static void rows_of(const struct pisa_intervals *iv, struct thread_rows *r,
+                    size_t k) {
+  memset(r->space, 0, sizeof r->space);
+  memset(r->reuse, 0, sizeof r->reuse);
+  memset(r->sched, 0, sizeof r->sched);
+  if (iv->space.series.width)
+    interval_series_sum(&iv->space.series, r->length, k, r->space);
+  if (iv->space.open && iv->space.open_at / r->length == k)
+    close_into(&iv->space, r->space);
+  if (iv->reuse.width)
+    interval_series_sum(&iv->reuse, r->length, k, r->reuse);
+  if (iv->sched.width)
+    interval_series_sum(&iv->sched, r->length, k, r->sched);
+}
+
+static void add_u64(json_object *o, const char *key, double v) {
+  json_object_object_add(o, key, json_object_new_uint64((uint64_t)v));
+}
+
+static json_object *categories_json(const double *row) {
+  static const char *const names[] = PISA_CATEGORY_NAMES;
+  json_object *o = json_object_new_object();
+  for (int c = 0; c < PISA_CAT_COUNT; c++)
+    add_u64(o, names[c], row[SPACE_CATEGORIES + c]);
+  return o;
+}
+
+static json_object *accesses_json(const double *row) {
+  json_object *o = json_object_new_object();
+  add_u64(o, "loads", row[SPACE_LOADS]);
+  add_u64(o, "stores", row[SPACE_STORES]);
+  return o;
+}
+
+static json_object *bbv_json(const double *row, double instructions) {
+  json_object *a = json_object_new_array();
+  for (unsigned d = 0; d < INTERVALS_BBV_DIMS; d++)
+    json_object_array_add(
+        a, json_object_new_double(
+               instructions > 0 ? row[SPACE_BBV + d] / instructions : 0));
+  return a;
+}
+
+static json_object *space_json(json_object *o, const double *row) {
+  add_u64(o, "instructions", row[SPACE_INSTRUCTIONS]);
+  json_object_object_add(o, "categories", categories_json(row));
+  json_object_object_add(o, "memory_accesses", accesses_json(row));
+  add_u64(o, "bytes_loaded", row[SPACE_BYTES_LOADED]);
+  add_u64(o, "bytes_stored", row[SPACE_BYTES_STORED]);
+  json_object_object_add(o, "bbv", bbv_json(row, row[SPACE_INSTRUCTIONS]));
+  if (!with_entropy())
+    return o;
+  double n = row[SPACE_ENTROPY_ACCESSES];
+  json_object *entropy = json_object_new_object();
+  add_u64(entropy, "line_bytes", 1u << LINE_SHIFT);
+  add_u64(entropy, "accesses", n);
+  json_object_object_add(
+      entropy, "entropy",
+      json_object_new_double(n > 0 ? row[SPACE_ENTROPY_SUM] / n : 0));
+  json_object_object_add(o, "memory_entropy", entropy);
+  return o;
+}
+
+/* Footprint (new and cumulative 64-byte lines), reuse and miss ratios. */
+static void reuse_json(json_object *o, const double *row, uint64_t *lines) {
+  struct reuse_histograms h;
+  uint64_t line = LOCALITY_MISS_LINE_BYTES;
+  histograms_init(&h, &line, 1);
+  for (int i = 0; i < LOCALITY_BINS; i++)
+    h.counts[0][i] = (uint64_t)row[i];
+  *lines += h.counts[0][LOCALITY_COLD_INDEX];
+  json_object *fp = json_object_new_object();
+  add_u64(fp, "line_bytes", (double)line);
+  add_u64(fp, "new_lines", row[LOCALITY_COLD_INDEX]);
+  add_u64(fp, "lines", (double)*lines);
+  json_object_object_add(o, "footprint", fp);
+  json_object_object_add(o, "reuse_distance", reuse_distance_to_json(&h));
+  json_object *miss = histograms_accesses(&h)
+                          ? miss_ratio_to_json(&h, locality_default_cache_bytes,
+                                               LOCALITY_DEFAULT_CACHES)
+                          : NULL;
+  if (miss)
+    json_object_object_add(o, "miss_ratio", miss);
+}
+
+static void ilp_json(json_object *o, const double *row) {
+  if (!(row[SCHED_CYCLES] > 0))
+    return;
+  json_object *ilp = json_object_new_object();
+  add_u64(ilp, "window", pisa_config.sched.windows[ilp_window()]);
+  json_object_object_add(
+      ilp, "ilp",
+      json_object_new_double(row[SCHED_INSTRUCTIONS] / row[SCHED_CYCLES]));
+  json_object_object_add(o, "ilp", ilp);
+}
+
+PISA_HIDDEN json_object *pisa_intervals_config_json(void) {
+  if (!pisa_intervals_on())
+    return NULL;
+  uint64_t length = requested_length();
+  json_object *o = json_object_new_object();
+  json_object_object_add(o, "adaptive", json_object_new_boolean(!length));
+  add_u64(o, "instructions", length ? length : INTERVALS_FIRST_LENGTH);
+  return o;
+}
+
+PISA_HIDDEN void pisa_intervals_json(const struct pisa_thread *t,
+                                     int64_t position, json_object *out) {
+  const struct pisa_intervals *iv = &t->intervals;
+  struct thread_rows r;
+  uint64_t lines = 0;
+  rows_shape(iv, &r);
+  for (size_t k = 0; k < r.n; k++) {
+    rows_of(iv, &r, k);
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "thread", json_object_new_int64(position));
+    add_u64(o, "index", (double)k);
+    add_u64(o, "first_instruction", (double)(k * r.length));
+    add_u64(o, "length", (double)r.length);
+    if (iv->space.series.width)
+      space_json(o, r.space);
+    if (iv->reuse.width && line_index() >= 0)
+      reuse_json(o, r.reuse, &lines);
+    if (iv->sched.width && ilp_window() >= 0)
+      ilp_json(o, r.sched);
+    json_object_array_add(out, o);
+  }
+}

@@ -1,0 +1,67 @@
+/* deep_intervals.h: deep mode's intervals (PISA_INTERVALS, docs/metrics.md
+ * "Intervals and phases"): each consumer group cuts the thread's stream at
+ * the same instances (metrics/interval_series.h) and keeps its own rows, so the
+ * groups still share nothing; the writer adds the rows of one interval
+ * together into the document's `intervals`. */
+#ifndef PISA_DEEP_INTERVALS_H
+#define PISA_DEEP_INTERVALS_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "events.h"
+#include "interval_series.h"
+#include "u64map.h"
+
+struct json_object;
+struct pisa_thread;
+
+/* The space group's: block executions, accesses and lines of the interval
+ * still open, turned into a row when the next interval begins (the
+ * instruction mix, the block vector and the entropy need the whole
+ * interval). */
+struct pisa_interval_space {
+  struct interval_series series;
+  int open;
+  uint64_t open_at; /* an instruction of the open interval */
+  uint32_t *counts; /* executions per block in the open interval */
+  uint32_t counts_capacity;
+  uint32_t *touched; /* the blocks with a count */
+  uint32_t n_touched, touched_capacity;
+  struct u64map lines; /* 64-byte line -> accesses in the open interval */
+  uint64_t loads, stores, bytes_loaded, bytes_stored;
+};
+
+struct pisa_intervals {
+  struct pisa_interval_space space;
+  struct interval_series reuse;   /* 64-byte reuse bins */
+  struct interval_series sched;   /* scheduled instructions, cycles */
+  uint64_t sched_n, sched_cycles; /* the schedule at the last interval */
+};
+
+/* Whether this run keeps intervals (PISA_INTERVALS, off when sampled). */
+PISA_HIDDEN int pisa_intervals_on(void);
+
+/* What a group adds to the thread's intervals for batch b; every batch
+ * (the clock counts them all), the reuse group's with `bins` 0 when its
+ * engines computed none for b (b made no access). */
+PISA_HIDDEN void pisa_intervals_space(struct pisa_thread *t,
+                                      const struct event_batch *b);
+PISA_HIDDEN void pisa_intervals_reuse(struct pisa_thread *t,
+                                      const struct event_batch *b, int bins);
+/* The schedule group: b cut into runs of one interval, each fed to
+ * `feed`, the schedule's progress read after it. */
+PISA_HIDDEN void pisa_intervals_schedule(
+    struct pisa_thread *t, const struct event_batch *b,
+    void (*feed)(struct pisa_thread *, const struct event_batch *));
+
+/* Appends thread t's intervals (number `position` in the document) to the
+ * array `out`; reads the state, changes nothing. */
+PISA_HIDDEN void pisa_intervals_json(const struct pisa_thread *t,
+                                     int64_t position, struct json_object *out);
+/* The config's "intervals": {"adaptive", "instructions" (the first
+ * length)}; NULL when the run keeps none. */
+PISA_HIDDEN struct json_object *pisa_intervals_config_json(void);
+PISA_HIDDEN void pisa_intervals_free(struct pisa_intervals *iv);
+
+#endif
