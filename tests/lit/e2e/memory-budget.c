@@ -45,7 +45,7 @@
 // RUN: %pisa-char show %t.json | FileCheck %s --check-prefix=SHOW
 // SHOW: sampling  over the memory limit: {{.*}}reuse{{.*}} are estimates, sampled from instruction {{[1-9][0-9]*}} on
 // RUN: %pisa-char rank --format csv %t.json | FileCheck %s --check-prefix=RANK
-// RUN: %pisa-char report -o %t.html %t.json
+// RUN: %pisa-char report --force -o %t.html %t.json
 // RUN: grep -q 'over the memory limit: .* are estimates' %t.html
 // RANK: ,estimated,
 // RUN: not %pisa-char --memory-limit 1023K %t 2>&1 | FileCheck %s --check-prefix=LIMIT
