@@ -120,9 +120,18 @@ void entropy_merge(struct entropy_counts *dst,
 int entropy_keep(struct entropy_counts *e,
                  int (*keep)(const void *ctx, uint64_t addr), const void *ctx) {
   struct entropy_counts kept;
-  size_t iter = 0;
+  size_t iter = 0, n = 0;
   uint64_t addr, count;
   entropy_init(&kept);
+  while (next_count(e, &iter, &addr, &count))
+    n += keep(ctx, addr) != 0;
+  /* room first: keys come out in hash order, which would pile them into
+   * the first buckets of a table growing meanwhile (as in entropy_merge) */
+  if (n && bucket_table_reserve(&kept.counts, n)) {
+    entropy_free(&kept);
+    return -1;
+  }
+  iter = 0;
   while (next_count(e, &iter, &addr, &count))
     if (keep(ctx, addr) && add_count(&kept, addr, bucket_hash(addr), count)) {
       entropy_free(&kept);

@@ -96,19 +96,37 @@ static int next_page(const struct footprint *f, size_t *iter, uint64_t *page,
   return 0;
 }
 
+/* Whether line l of page holds touched bytes that keep accepts. */
+static int line_kept(const uint64_t *lines, uint64_t page, unsigned l,
+                     int (*keep)(const void *, uint64_t), const void *ctx) {
+  return lines[l] &&
+         keep(ctx, page << FOOTPRINT_PAGE_SHIFT | l << FOOTPRINT_LINE_SHIFT);
+}
+
 int footprint_keep(struct footprint *f,
                    int (*keep)(const void *ctx, uint64_t addr),
                    const void *ctx) {
   struct footprint kept;
-  size_t iter = 0;
+  size_t iter = 0, n = 0;
   uint64_t page;
   const uint64_t *lines;
   footprint_init(&kept);
+  while (next_page(f, &iter, &page, &lines))
+    for (unsigned l = 0; l < FOOTPRINT_PAGE_LINES; l++)
+      if (line_kept(lines, page, l, keep, ctx)) {
+        n++;
+        break;
+      }
+  /* room first: pages come out in hash order (see entropy_keep) */
+  if (n && u64map_reserve(&kept.pages, n)) {
+    footprint_free(&kept);
+    return -1;
+  }
+  iter = 0;
   while (next_page(f, &iter, &page, &lines)) {
     uint64_t *to = NULL;
     for (unsigned l = 0; l < FOOTPRINT_PAGE_LINES; l++) {
-      uint64_t line = page << FOOTPRINT_PAGE_SHIFT | l << FOOTPRINT_LINE_SHIFT;
-      if (!lines[l] || !keep(ctx, line))
+      if (!line_kept(lines, page, l, keep, ctx))
         continue;
       if (!to && !(to = footprint_page(&kept, page))) {
         footprint_free(&kept);
