@@ -2,6 +2,7 @@
  * and writing the job's document; waiting for the files of other ranks. */
 #include "rankfiles.h"
 #include "jsonpath.h"
+#include "phases.h"
 #include "rankmerge.h"
 #include "util.h"
 
@@ -71,6 +72,7 @@ int rank_files_merge(const struct rank_files_merge *m, char *const *files,
     error("%s", merge.err);
     return 2;
   }
+  phases_add(doc); /* as pisa-char does for a job it ran (runresults.c) */
   size_t failed = report_failures(doc);
   int status = write_merged(doc, m) != 0 ? 2 : failed ? 1 : 0;
   json_object_put(doc);
