@@ -140,7 +140,8 @@ static struct pisa_fn_state *state_metrics_create(struct pisa_fn_state *s) {
 
 /* The histograms at *h, created at their first use; NULL when memory ran
  * out. */
-static struct reuse_histograms *histograms_of(struct reuse_histograms **h) {
+PISA_HIDDEN struct reuse_histograms *
+pisa_histograms_of(struct reuse_histograms **h) {
   if (!*h && (*h = malloc(sizeof **h)))
     histograms_init(*h, pisa_config.line_sizes, pisa_config.n_line_sizes);
   return *h;
@@ -166,7 +167,7 @@ indexed_histograms(struct reuse_histograms ***array, uint32_t *capacity,
     *array = h;
     *capacity = cap;
   }
-  return histograms_of(&(*array)[i]);
+  return pisa_histograms_of(&(*array)[i]);
 }
 
 static void free_histograms(struct reuse_histograms ***array,
@@ -488,7 +489,7 @@ static void region_reuse(struct pisa_thread *t, struct pisa_region_state *r,
                          const struct event_batch *fed, size_t from,
                          size_t to) {
   (void)b;
-  histograms_of_instances(t, histograms_of(&r->reuse), fed, from, to, 1);
+  histograms_of_instances(t, pisa_histograms_of(&r->reuse), fed, from, to, 1);
 }
 
 static void region_branches(struct pisa_thread *t, struct pisa_region_state *r,

@@ -39,6 +39,11 @@ PISA_HIDDEN extern struct program_block_source *pisa_block_sources;
 PISA_HIDDEN uint32_t pisa_block_count(void); /* acquire: ids below are valid */
 PISA_HIDDEN uint32_t pisa_function_count(void); /* acquire */
 PISA_HIDDEN uint32_t pisa_loop_count(void);     /* acquire */
+/* *h, created empty (the run's line sizes) at first use; NULL when memory
+ * ran out (consume.c). */
+struct reuse_histograms;
+PISA_HIDDEN struct reuse_histograms *
+pisa_histograms_of(struct reuse_histograms **h);
 PISA_HIDDEN void pisa_registry_init(void);
 /* The metrics' view of one of the pass's instruction records. */
 PISA_HIDDEN struct program_instr

@@ -69,10 +69,7 @@ static void loop_names_json(json_object *o, const struct program_loop *l) {
  * ran out. */
 static struct reuse_histograms *loop_histograms(struct pisa_source_counts *c,
                                                 uint32_t l) {
-  struct reuse_histograms **h = &c->loop_reuse[l];
-  if (!*h && (*h = malloc(sizeof **h)))
-    histograms_init(*h, pisa_config.line_sizes, pisa_config.n_line_sizes);
-  return *h;
+  return pisa_histograms_of(&c->loop_reuse[l]);
 }
 
 PISA_HIDDEN int pisa_source_add_reuse(struct pisa_source_counts *c, uint32_t l,
