@@ -10,7 +10,7 @@
 #define NONE32 UINT32_MAX
 /* The owner of an opcode or category that many functions run. */
 #define SHARED_FN (UINT32_MAX - 1)
-#define PAGE_SHIFT 12 /* shadow pages of memory state cover 4 KiB */
+#define PAGE_SHIFT 8 /* shadow pages of memory state cover 256 bytes */
 #define PAGE_CACHE 16
 #define MAX_ACCESSES 256 /* addresses one instruction can touch (lanes) */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
