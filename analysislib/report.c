@@ -411,9 +411,15 @@ static json_object *build_result(int complete, int signal) {
       calloc(n_loops ? n_loops : 1, sizeof *all.loop_entries), n_loops,
       calloc(n_loops ? n_loops : 1, sizeof *all.loop_reuse)};
   int64_t position = 0;
+  for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
+    pisa_workers_wait(t); /* its queued batches consumed */
+  /* Functions and regions first: each one's aggregate (a copy of its
+   * tables) is freed before the next, and before the threads' and the
+   * total's are built, so at most one of those copies is alive at once. */
+  json_object *functions = functions_json(n_blocks, n_functions);
+  json_object *regions = regions_json(n_blocks);
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
     struct aggregate ta;
-    pisa_workers_wait(t); /* its queued batches consumed */
     pisa_aggregate_init(&ta);
     pisa_aggregate_thread(t, &ta, n_blocks, n_functions, listed == 1);
     add_thread_counts(&all, t);
@@ -440,8 +446,6 @@ static json_object *build_result(int complete, int signal) {
   }
   if (position == 0)
     pisa_aggregate_init(&totals);
-  json_object *regions = regions_json(n_blocks);
-  json_object *functions = functions_json(n_blocks, n_functions);
 
   json_object *doc = pisa_raw_document(complete, signal, "deep");
   json_object_object_add(doc, "config", config_json(&totals));
