@@ -242,9 +242,8 @@ PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
   add_block_counts(ta, t->block_counts, t->block_capacity, n_blocks);
   for (uint32_t f = 0; f < t->fn_capacity && f < n_functions; f++)
     add_fn_state(ta, &t->fns[f]);
-  for (uint32_t f = 0; f < t->fn_reuse_capacity && f < n_functions; f++)
-    if (t->fn_reuse[f])
-      histograms_merge(&ta->reuse, t->fn_reuse[f]);
+  for (uint32_t f = 0; f < n_functions; f++)
+    pisa_reuse_of_function(t, f, &ta->reuse);
   if (t->sched)
     add_stream_schedule(ta, t->sched);
   if (t->branches && alone) {
@@ -284,8 +283,7 @@ PISA_HIDDEN void pisa_aggregate_function(struct pisa_thread *t,
   }
   if (f < t->fn_capacity)
     add_fn_state(fa, &t->fns[f]);
-  if (f < t->fn_reuse_capacity && t->fn_reuse[f])
-    histograms_merge(&fa->reuse, t->fn_reuse[f]);
+  pisa_reuse_of_function(t, f, &fa->reuse);
   if (t->sched) {
     struct par_result r;
     sched_function_result(t->sched, f, &r);

@@ -20,6 +20,7 @@
 #include "names.h"
 #include "objects.h"
 #include "reuse.h"
+#include "sourcemap.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -179,6 +180,19 @@ static void free_histograms(struct reuse_histograms ***array,
   *capacity = 0;
 }
 
+static void reuse_pairs_free(struct pisa_thread *t) {
+  for (uint32_t p = 0; p < t->n_reuse_pairs; p++)
+    free(t->reuse_pairs[p].h);
+  free(t->reuse_pairs);
+  free(t->source_pairs);
+  free(t->block_pair);
+  u64map_free(&t->reuse_pair_index);
+  t->reuse_pairs = NULL;
+  t->source_pairs = t->block_pair = NULL;
+  t->n_reuse_pairs = t->reuse_pairs_capacity = 0;
+  t->source_pairs_capacity = t->block_pair_capacity = 0;
+}
+
 static struct reuse_histograms *fn_reuse(struct pisa_thread *t, uint32_t fn) {
   return indexed_histograms(&t->fn_reuse, &t->fn_reuse_capacity, fn);
 }
@@ -284,15 +298,6 @@ static size_t function_run(const struct event_batch *b, size_t i) {
   return i;
 }
 
-/* The end of the run of instances from i on whose blocks have the same
- * innermost loop. */
-static size_t loop_run(const struct event_batch *b, size_t i) {
-  uint32_t loop = pisa_block_sources[b->block[i]].loop;
-  while (++i < b->n_instances && pisa_block_sources[b->block[i]].loop == loop)
-    ;
-  return i;
-}
-
 /* What instances [i, j) of b add to the space state fs: their counts from
  * b, the footprint and entropy of their accesses in space (b's instances,
  * all or the sampled accesses). */
@@ -368,31 +373,105 @@ static void histograms_of_instances(struct pisa_thread *t,
                          a_end - a);
 }
 
+/* The pair (source function, innermost loop) of global block `block`, its
+ * index in t->reuse_pairs, created at the block's first instance;
+ * UINT32_MAX when memory ran out.  t->block_pair covers the block. */
+static uint32_t new_block_pair(struct pisa_thread *t, uint32_t block) {
+  uint32_t source = pisa_blocks[block].source,
+           loop = pisa_block_sources[block].loop;
+  uint64_t *slot =
+      u64map_slot(&t->reuse_pair_index, (uint64_t)source << 32 | loop);
+  if (!slot)
+    return UINT32_MAX;
+  if (!*slot) {
+    uint32_t n = t->n_reuse_pairs;
+    if (n == t->reuse_pairs_capacity) {
+      uint32_t cap = n ? 2 * n : 64;
+      struct pisa_reuse_pair *p = realloc(t->reuse_pairs, cap * sizeof *p);
+      if (!p)
+        return UINT32_MAX;
+      t->reuse_pairs = p;
+      t->reuse_pairs_capacity = cap;
+    }
+    if (source >= t->source_pairs_capacity &&
+        grow_counts(&t->source_pairs, &t->source_pairs_capacity, source + 1))
+      return UINT32_MAX;
+    struct pisa_reuse_pair *p = &t->reuse_pairs[n];
+    *p = (struct pisa_reuse_pair){source, loop, 0, NULL};
+    if (!pisa_histograms_of(&p->h))
+      return UINT32_MAX;
+    p->next = t->source_pairs[source]; /* 1 + the next pair, or 0 */
+    t->source_pairs[source] = n + 1;
+    t->n_reuse_pairs = n + 1;
+    *slot = n + 1;
+  }
+  t->block_pair[block] = *slot;
+  return (uint32_t)*slot - 1;
+}
+
+static uint32_t block_pair(struct pisa_thread *t, uint32_t block) {
+  uint64_t p = t->block_pair[block];
+  return p ? (uint32_t)p - 1 : new_block_pair(t, block);
+}
+
+/* Exact runs: each access binned once, into the histograms of its
+ * (source function, innermost loop) pair, over runs of instances of one
+ * pair: the finest partition both the functions' and the loops'
+ * histograms are sums of (pisa_reuse_of_function, pisa_reuse_of_loops). */
+static void pair_histograms(struct pisa_thread *t, const struct event_batch *b,
+                            int regions) {
+  uint32_t known = pisa_block_count();
+  if (known > t->block_pair_capacity &&
+      grow_counts(&t->block_pair, &t->block_pair_capacity, known))
+    return;
+  for (size_t i = 0, j, n = b->n_instances; i < n; i = j) {
+    uint32_t p = block_pair(t, b->block[i]);
+    for (j = i + 1; j < n && block_pair(t, b->block[j]) == p; j++)
+      ;
+    if (p == UINT32_MAX)
+      pisa_out_of_memory();
+    else
+      histograms_of_instances(t, t->reuse_pairs[p].h, b, i, j, regions);
+  }
+}
+
 /* Each source function's accesses of b (all, or the sampled ones) into its
- * reuse histograms (counted once for regions too when `regions`); 0, or -1
- * when b has no bins. */
+ * reuse histograms (counted once for regions too when `regions`); per
+ * (function, loop) pair while the group is exact (no --sample, no budget
+ * step): the loops' histograms need every access.  0, or -1 when b has no
+ * bins. */
 static int reuse_histograms(struct pisa_thread *t, const struct event_batch *b,
                             int regions) {
   if (reuse_distances(t, b))
     return -1;
+  if (!sampled() && !t->budget_steps[PISA_CONSUME_REUSE]) {
+    pair_histograms(t, b, regions);
+    return 0;
+  }
   for (size_t i = 0, n = b->n_instances; i < n;) {
     size_t j = function_run(b, i);
     histograms_of_instances(t, fn_reuse(t, pisa_blocks[b->block[i]].source), b,
                             i, j, regions);
     i = j;
   }
-  /* per loop only while the group is exact (no --sample, no budget step) */
-  int exact = !sampled() && !t->budget_steps[PISA_CONSUME_REUSE];
-  for (size_t i = 0, n = exact ? b->n_instances : 0; i < n;) {
-    size_t j = loop_run(b, i);
-    uint32_t loop = pisa_block_sources[b->block[i]].loop;
-    if (loop != PROGRAM_NONE)
-      histograms_of_instances(
-          t, indexed_histograms(&t->loop_reuse, &t->loop_reuse_capacity, loop),
-          b, i, j, 0);
-    i = j;
-  }
   return 0;
+}
+
+PISA_HIDDEN void pisa_reuse_of_function(const struct pisa_thread *t,
+                                        uint32_t fn,
+                                        struct reuse_histograms *into) {
+  if (fn < t->fn_reuse_capacity && t->fn_reuse[fn])
+    histograms_merge(into, t->fn_reuse[fn]);
+  uint64_t p = fn < t->source_pairs_capacity ? t->source_pairs[fn] : 0;
+  for (; p; p = t->reuse_pairs[p - 1].next)
+    histograms_merge(into, t->reuse_pairs[p - 1].h);
+}
+
+PISA_HIDDEN void pisa_reuse_of_loops(const struct pisa_thread *t,
+                                     struct pisa_source_counts *all) {
+  for (uint32_t p = 0; p < t->n_reuse_pairs; p++)
+    if (t->reuse_pairs[p].loop != PROGRAM_NONE)
+      pisa_source_add_reuse(all, t->reuse_pairs[p].loop, t->reuse_pairs[p].h);
 }
 
 /* The batch's branch outcomes, into the thread's or a region's stats. */
@@ -925,7 +1004,7 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   t->fns = NULL;
   t->fn_capacity = 0;
   free_histograms(&t->fn_reuse, &t->fn_reuse_capacity);
-  free_histograms(&t->loop_reuse, &t->loop_reuse_capacity);
+  reuse_pairs_free(t);
   budget_enter(BUDGET_REUSE);
   event_batch_free(&t->reuse_sample);
   for (size_t s = 0; s < PISA_MAX_LINE_SIZES; s++) {

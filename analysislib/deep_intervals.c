@@ -47,31 +47,44 @@ static struct interval_series *series(struct interval_series *s,
 /* ---- The space group ------------------------------------------------------
  */
 
-static int count_block(struct pisa_interval_space *sp, uint32_t block) {
-  if (block >= sp->counts_capacity) {
-    uint32_t cap = sp->counts_capacity ? sp->counts_capacity : 1024;
-    while (cap <= block)
-      cap *= 2;
-    uint32_t *c = realloc(sp->counts, cap * sizeof *c);
-    if (!c)
-      return -1;
-    memset(c + sp->counts_capacity, 0, (cap - sp->counts_capacity) * sizeof *c);
+/* Room for every registered block in the counts, the touched blocks and
+ * the projections (a batch names no other block), so that counting an
+ * instance needs no bound check; -1 when memory ran out. */
+static int room_for_blocks(struct pisa_interval_space *sp) {
+  uint32_t known = pisa_block_count(), cap = sp->counts_capacity;
+  if (known <= cap)
+    return 0;
+  cap = cap ? cap : 1024;
+  while (cap < known)
+    cap *= 2;
+  uint32_t *c = realloc(sp->counts, cap * sizeof *c);
+  if (c)
     sp->counts = c;
-    sp->counts_capacity = cap;
-  }
-  if (!sp->counts[block]) {
-    if (sp->n_touched == sp->touched_capacity) {
-      uint32_t cap = sp->touched_capacity ? 2 * sp->touched_capacity : 256;
-      uint32_t *t = realloc(sp->touched, cap * sizeof *t);
-      if (!t)
-        return -1;
-      sp->touched = t;
-      sp->touched_capacity = cap;
-    }
-    sp->touched[sp->n_touched++] = block;
-  }
-  sp->counts[block]++;
+  uint32_t *t = c ? realloc(sp->touched, cap * sizeof *t) : NULL;
+  if (t)
+    sp->touched = t;
+  double *p =
+      t ? realloc(sp->projections, (size_t)cap * INTERVALS_BBV_DIMS * sizeof *p)
+        : NULL;
+  if (!p)
+    return -1;
+  sp->projections = p;
+  memset(c + sp->counts_capacity, 0, (cap - sp->counts_capacity) * sizeof *c);
+  for (size_t i = (size_t)sp->counts_capacity * INTERVALS_BBV_DIMS;
+       i < (size_t)cap * INTERVALS_BBV_DIMS; i++)
+    p[i] = NAN; /* computed at the block's first execution */
+  sp->counts_capacity = cap;
   return 0;
+}
+
+/* The projections of blocks touched[from, n_touched) that have none yet. */
+static void project(struct pisa_interval_space *sp, uint32_t from) {
+  for (uint32_t i = from; i < sp->n_touched; i++) {
+    double *p = sp->projections + (size_t)sp->touched[i] * INTERVALS_BBV_DIMS;
+    if (isnan(p[0]))
+      for (unsigned d = 0; d < INTERVALS_BBV_DIMS; d++)
+        p[d] = interval_projection(sp->touched[i], d);
+  }
 }
 
 /* Shannon entropy (bits) of the open interval's accesses over 64-byte
@@ -102,8 +115,10 @@ static void close_into(const struct pisa_interval_space *sp, double *row) {
     row[SPACE_INSTRUCTIONS] += weight;
     for (uint32_t k = 0; k < pb->n_instrs; k++)
       row[SPACE_CATEGORIES + pb->instrs[k].category] += times;
+    const double *projection =
+        sp->projections + (size_t)block * INTERVALS_BBV_DIMS;
     for (unsigned d = 0; d < INTERVALS_BBV_DIMS; d++)
-      row[SPACE_BBV + d] += weight * interval_projection(block, d);
+      row[SPACE_BBV + d] += weight * projection[d];
   }
   row[SPACE_LOADS] += (double)sp->loads;
   row[SPACE_STORES] += (double)sp->stores;
@@ -135,44 +150,54 @@ static int with_entropy(void) {
   return (pisa_config.families & PISA_FAMILY(ENTROPY)) != 0;
 }
 
-/* Accesses [a, end) into the open interval's table of lines. */
-static int count_lines(struct pisa_interval_space *sp,
-                       const struct event_batch *b, size_t a, size_t end) {
+/* Loads, stores and their bytes of accesses [a, end) of b, added in
+ * locals (the interval's fields could alias the batch's). */
+static void count_accesses(struct pisa_interval_space *sp,
+                           const struct event_batch *b, size_t a, size_t end) {
+  const uint8_t *kind = b->kind;
+  const uint64_t *size = b->size;
+  uint64_t loads = 0, stores = 0, loaded = 0, stored = 0;
   for (; a < end; a++) {
-    uint64_t *c = u64map_slot(&sp->lines, b->addr[a] >> LINE_SHIFT);
-    if (!c)
-      return -1;
-    ++*c;
+    uint64_t reads = (kind[a] & ACCESS_READS) != 0,
+             writes = (kind[a] & ACCESS_WRITES) != 0;
+    loads += reads, loaded += size[a] & (0 - reads);
+    stores += writes, stored += size[a] & (0 - writes);
   }
-  return 0;
+  sp->loads += loads, sp->bytes_loaded += loaded;
+  sp->stores += stores, sp->bytes_stored += stored;
 }
 
-/* Instances [i, j) and their accesses into the open interval. */
+/* Instances [i, j) and their accesses into the open interval (its counts
+ * have room for every block, room_for_blocks). */
 static void space_add(struct pisa_interval_space *sp,
                       const struct event_batch *b, size_t i, size_t j) {
   size_t first = b->first_access[i], end = b->first_access[j];
-  for (size_t k = i; k < j; k++)
+  uint32_t *counts = sp->counts, *touched = sp->touched, n = sp->n_touched;
+  for (size_t k = i; k < j; k++) {
+    uint32_t block = b->block[k];
     if ((b->start[k] & INSTANCE_START_MASK) == INSTANCE_ENTERED &&
-        count_block(sp, b->block[k])) {
-      pisa_out_of_memory();
-      return;
-    }
-  if (with_entropy() && count_lines(sp, b, first, end)) {
+        !counts[block]++)
+      touched[n++] = block;
+  }
+  uint32_t from = sp->n_touched;
+  sp->n_touched = n;
+  project(sp, from);
+  if (with_entropy() &&
+      u64map_count_keys(&sp->lines, b->addr + first, end - first, LINE_SHIFT)) {
     pisa_out_of_memory();
     return;
   }
-  for (size_t a = first; a < end; a++) {
-    if (b->kind[a] & ACCESS_READS)
-      sp->loads++, sp->bytes_loaded += b->size[a];
-    if (b->kind[a] & ACCESS_WRITES)
-      sp->stores++, sp->bytes_stored += b->size[a];
-  }
+  count_accesses(sp, b, first, end);
 }
 
 PISA_HIDDEN void pisa_intervals_space(struct pisa_thread *t,
                                       const struct event_batch *b) {
   struct pisa_interval_space *sp = &t->intervals.space;
   struct interval_series *s = series(&sp->series, SPACE_WIDTH);
+  if (room_for_blocks(sp)) {
+    pisa_out_of_memory();
+    return;
+  }
   for (size_t i = 0, j; i < b->n_instances; i = j) {
     uint64_t at;
     j = interval_series_run(s, pisa_blocks, b, i, &at);
@@ -254,6 +279,7 @@ PISA_HIDDEN void pisa_intervals_free(struct pisa_intervals *iv) {
   interval_series_free(&iv->sched);
   free(iv->space.counts);
   free(iv->space.touched);
+  free(iv->space.projections);
   u64map_free(&iv->space.lines);
   memset(iv, 0, sizeof *iv);
 }

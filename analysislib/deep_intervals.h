@@ -23,11 +23,12 @@ struct pisa_thread;
 struct pisa_interval_space {
   struct interval_series series;
   int open;
-  uint64_t open_at; /* an instruction of the open interval */
-  uint32_t *counts; /* executions per block in the open interval */
-  uint32_t counts_capacity;
-  uint32_t *touched; /* the blocks with a count */
-  uint32_t n_touched, touched_capacity;
+  uint64_t open_at;         /* an instruction of the open interval */
+  uint32_t *counts;         /* executions per block in the open interval */
+  uint32_t counts_capacity; /* of counts, touched and projections */
+  uint32_t *touched;        /* the blocks with a count */
+  uint32_t n_touched;
+  double *projections; /* per block its INTERVALS_BBV_DIMS projections */
   struct u64map lines; /* 64-byte line -> accesses in the open interval */
   uint64_t loads, stores, bytes_loaded, bytes_stored;
 };

@@ -343,9 +343,7 @@ static void add_thread_counts(struct pisa_source_counts *all,
   add_counts(all->blocks, t->block_counts, t->block_capacity, all->n_blocks);
   add_counts(all->loop_entries, t->loop_entries, t->loop_entries_capacity,
              all->n_loops);
-  for (uint32_t l = 0; l < t->loop_reuse_capacity && l < all->n_loops; l++)
-    if (t->loop_reuse[l])
-      pisa_source_add_reuse(all, l, t->loop_reuse[l]);
+  pisa_reuse_of_loops(t, all);
 }
 
 /* "loops" and "lines" of the document, from the process's counts. */

@@ -59,6 +59,14 @@ struct pisa_fn_state { /* one thread's view of one function */
   uint64_t indirect_external;      /* indirect calls that ran no pisa code */
 };
 
+/* A thread's reuse histograms of one (source function, innermost loop)
+ * pair (consume.c); `next` is 1 + the source's next pair, or 0. */
+struct pisa_reuse_pair {
+  uint32_t source, loop;
+  uint64_t next;
+  struct reuse_histograms *h;
+};
+
 /* A decoded batch and the workers still reading it (workers.c). */
 #define PISA_BATCH_SLOTS 4
 struct pisa_batch_slot {
@@ -137,10 +145,14 @@ struct pisa_thread {
   size_t reuse_bins_capacity;
   struct reuse_histograms **fn_reuse; /* per function, or NULL */
   uint32_t fn_reuse_capacity;
-  /* per innermost loop (exact runs): its own blocks' accesses, the inner
-   * loops' added when the result is built */
-  struct reuse_histograms **loop_reuse;
-  uint32_t loop_reuse_capacity;
+  /* exact runs: per (source function, innermost loop) pair instead, added
+   * up to functions and loops when the result is built; per global block
+   * and per source function 1 + its (first) pair, or 0 */
+  struct pisa_reuse_pair *reuse_pairs;
+  uint32_t n_reuse_pairs, reuse_pairs_capacity;
+  struct u64map reuse_pair_index; /* source << 32 | loop -> 1 + pair */
+  uint64_t *block_pair, *source_pairs;
+  uint32_t block_pair_capacity, source_pairs_capacity;
   struct event_batch reuse_sample; /* sampled: accesses to sampled blocks */
   uint64_t *reuse_distances;       /* sampled: per access of reuse_sample */
   size_t reuse_distances_capacity;
@@ -207,6 +219,14 @@ PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
 PISA_HIDDEN void pisa_consume_group(struct pisa_thread *t,
                                     const struct event_batch *batch,
                                     unsigned group);
+/* Thread t's reuse histograms of source function fn, added to `into`;
+ * its loops' (each loop's own blocks'), added to the process's counts. */
+PISA_HIDDEN void pisa_reuse_of_function(const struct pisa_thread *t,
+                                        uint32_t fn,
+                                        struct reuse_histograms *into);
+struct pisa_source_counts;
+PISA_HIDDEN void pisa_reuse_of_loops(const struct pisa_thread *t,
+                                     struct pisa_source_counts *all);
 PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t);
 /* History lengths of the branch family (docs/metrics.md). */
 PISA_HIDDEN extern const unsigned pisa_branch_histories[6];

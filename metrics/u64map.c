@@ -143,6 +143,22 @@ uint64_t *u64map_slot(struct u64map *m, uint64_t key) {
   return &e->value;
 }
 
+/* How many keys ahead u64map_count_keys prefetches. */
+#define U64MAP_PREFETCH_AHEAD 8
+
+int u64map_count_keys(struct u64map *m, const uint64_t *keys, size_t n,
+                      unsigned shift) {
+  for (size_t i = 0; i < n; i++) {
+    if (i + U64MAP_PREFETCH_AHEAD < n)
+      u64map_prefetch(m, keys[i + U64MAP_PREFETCH_AHEAD] >> shift);
+    uint64_t *value = u64map_slot(m, keys[i] >> shift);
+    if (!value)
+      return -1;
+    ++*value;
+  }
+  return 0;
+}
+
 uint64_t *u64map_find(const struct u64map *m, uint64_t key) {
   if (key == 0)
     return m->has_zero ? (uint64_t *)&m->zero_value : NULL;

@@ -48,6 +48,12 @@ void u64map_free(struct u64map *m);
  * table had to grow and memory ran out (m is unchanged then). */
 uint64_t *u64map_slot(struct u64map *m, uint64_t key);
 
+/* Adds 1 to the value of each key keys[i] >> shift, i < n, prefetching the
+ * slots of the keys ahead (a table larger than the caches misses once per
+ * key otherwise); 0, or -1 when memory ran out. */
+int u64map_count_keys(struct u64map *m, const uint64_t *keys, size_t n,
+                      unsigned shift);
+
 /* The value of key, or NULL when key is absent. */
 uint64_t *u64map_find(const struct u64map *m, uint64_t key);
 
