@@ -20,6 +20,24 @@ static inline void span_add(struct span *sp, uint64_t issue) {
   sp->span += higher;
 }
 
+/* What an instruction of opcode op and category cat issued at issue[]
+ * adds to a scope (its function, a loop around it): its spans and
+ * counts. */
+static ALWAYS_INLINE void scope_add(struct fn_state *fs, const uint64_t *issue,
+                                    unsigned op, unsigned cat,
+                                    const unsigned NW, const int BB) {
+  for (unsigned w = 0; w < NW; w++) {
+    span_add(&fs->total[w], issue[w]);
+    span_add(&fs->cat[w * PISA_CAT_COUNT + cat], issue[w]);
+    span_add(&fs->op[w * PISA_OPCODE_MAX + op], issue[w]);
+  }
+  if (BB)
+    for (unsigned i = NW; i < NW + 2; i++)
+      span_add(&fs->total[i], issue[i]);
+  fs->n_op[op]++;
+  fs->n_cat[cat]++;
+}
+
 /* The state one instance updates at every instruction, held in locals
  * while it runs (writes through value and memory pointers cannot alias
  * them). */
@@ -105,9 +123,6 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
       span_add(&s->cat[w * PISA_CAT_COUNT + cat], t);
       span_add(&s->op[w * PISA_OPCODE_MAX + op], t);
     }
-    span_add(&fs->total[w], t);
-    span_add(&fs->cat[w * PISA_CAT_COUNT + cat], t);
-    span_add(&fs->op[w * PISA_OPCODE_MAX + op], t);
   }
   if (BB)
     for (unsigned v = 0; v < 2; v++) {
@@ -117,8 +132,10 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
       h->bb_prev[v] = t;
       issue[i] = t;
       h->cycles[i] = t > h->cycles[i] ? t : h->cycles[i];
-      span_add(&fs->total[i], t);
     }
+  scope_add(fs, issue, op, cat, NW, BB);
+  for (uint32_t l = 0; l < b->n_nest; l++)
+    scope_add(b->nest[l], issue, op, cat, NW, BB);
 
   /* The value it produces. */
   uint64_t *__restrict out = h->frame + u->out;
@@ -160,9 +177,7 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
 
   h->n++;
   s->n_op[op]++;
-  fs->n_op[op]++;
   s->n_cat[cat]++;
-  fs->n_cat[cat]++;
 }
 
 /* DLP2: whether a load or store continues where its previous access ended. */
@@ -175,9 +190,13 @@ static void contiguity(struct sched *s, struct block_state *b, uint32_t site,
   int hit = b->last_end[site] == addr && addr;
   b->last_end[site] = addr + size;
   s->accesses[k]++;
-  b->fs->accesses[k]++;
   s->contiguous[k] += hit;
+  b->fs->accesses[k]++;
   b->fs->contiguous[k] += hit;
+  for (uint32_t l = 0; l < b->n_nest; l++) {
+    b->nest[l]->accesses[k]++;
+    b->nest[l]->contiguous[k] += hit;
+  }
 }
 
 /* One access of the instruction, with its memory entry. */
@@ -216,8 +235,9 @@ static ALWAYS_INLINE size_t site_accesses(struct sched *s,
 
 /* Writes the instance's hot state back. */
 static ALWAYS_INLINE void store_hot(struct sched *s, struct frame *fr,
-                                    struct fn_state *fs, const struct hot *h,
-                                    const unsigned S, const unsigned NW) {
+                                    const struct block_state *b,
+                                    const struct hot *h, const unsigned S,
+                                    const unsigned NW) {
   fr->level = h->level;
   fr->wrote = h->wrote;
   fr->late = h->late;
@@ -230,7 +250,9 @@ static ALWAYS_INLINE void store_hot(struct sched *s, struct frame *fr,
     s->ring_pos[w] = h->ring_pos[w];
   }
   s->n += h->n;
-  fs->n += h->n;
+  b->fs->n += h->n;
+  for (uint32_t l = 0; l < b->n_nest; l++)
+    b->nest[l]->n += h->n;
 }
 
 /* Runs the top frame's block from its cursor over the sites instance i of
@@ -290,7 +312,7 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
   }
   fr->cursor = k;
   fr->site = site_i;
-  store_hot(s, fr, fs, &h, S, NW);
+  store_hot(s, fr, b, &h, S, NW);
   if (k < n_instrs || !s->in_segment)
     return;
   s->in_segment = 0;
