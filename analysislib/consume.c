@@ -335,10 +335,10 @@ static void consume_functions(struct pisa_thread *t,
   }
 }
 
-/* Per innermost loop, over runs of consecutive instances of one: the
- * footprint and entropy of the loop's own blocks' accesses (exact runs
- * only; unions and counts, so the inner loops' are added when the result
- * is built, sourcemap.c). */
+/* Per innermost loop (--loop-metrics), over runs of consecutive instances
+ * of one: the footprint and entropy of the loop's own blocks' accesses
+ * (exact runs only; unions and counts, so the inner loops' are added when
+ * the result is built, sourcemap.c). */
 static void consume_loops(struct pisa_thread *t, const struct event_batch *b) {
   for (size_t i = 0, n = b->n_instances; i < n;) {
     size_t j = loop_run(b, i);
@@ -441,7 +441,7 @@ static void add_branches(struct branch_stats **stats,
 }
 
 /* The batch into the thread's or a region's schedules (with per-loop
- * results when `loops`: the thread's). */
+ * results when `loops`: the thread's, with --loop-metrics). */
 static void add_schedules(struct sched **sched, const struct event_batch *b,
                           int loops) {
   struct sched_config config = pisa_config.sched;
@@ -459,7 +459,7 @@ static void consume_branches(struct pisa_thread *t,
 }
 
 static void schedule_batch(struct pisa_thread *t, const struct event_batch *b) {
-  add_schedules(&t->sched, b, 1);
+  add_schedules(&t->sched, b, pisa_config.loop_metrics);
 }
 
 /* With intervals, in runs of one interval (deep_intervals.h). */
@@ -777,7 +777,7 @@ static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
       spatial(t, PISA_CONSUME_SPACE, &t->space_sample, b);
   if (fed)
     consume_functions(t, b, fed);
-  if (fed == b && pisa_loop_count() &&
+  if (fed == b && pisa_config.loop_metrics && pisa_loop_count() &&
       (pisa_config.families & (PISA_FAMILY(FOOTPRINT) | PISA_FAMILY(ENTROPY))))
     consume_loops(t, b);
   if (pisa_config.objects)

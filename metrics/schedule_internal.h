@@ -24,7 +24,7 @@ struct span {
   uint64_t max, span;
 };
 
-struct fn_state {
+struct fn_state { /* counts first: sched_loop_result clears up to total */
   uint64_t n, n_op[PISA_OPCODE_MAX];
   uint64_t n_cat[PISA_CAT_COUNT];      /* by program_instr.category */
   uint64_t accesses[2], contiguous[2]; /* load, store */
@@ -49,7 +49,7 @@ struct block_state {
    * function, as in every other family (program_block.source). */
   struct fn_state *fs;
   /* With per-loop results: the states of its innermost loop and of each
-   * loop around it (every instruction counts for all of them). */
+   * loop around it (spans rise up the nest; counts go to the first). */
   struct fn_state **nest;
   uint32_t n_nest;
   int entry;         /* its function's entry block */

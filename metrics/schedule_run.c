@@ -38,6 +38,52 @@ static ALWAYS_INLINE void scope_add(struct fn_state *fs, const uint64_t *issue,
   fs->n_cat[cat]++;
 }
 
+/* Span i of kind `kind` (0 total, 1 category, 2 opcode) of a scope. */
+static ALWAYS_INLINE struct span *scope_span(struct fn_state *f, unsigned kind,
+                                             size_t i) {
+  return kind == 0 ? &f->total[i] : kind == 1 ? &f->cat[i] : &f->op[i];
+}
+
+/* Span i of kind `kind` of the loops of a nest (innermost first), for an
+ * issue cycle: a loop's instructions include its inner loops', so its
+ * highest issue is never below theirs, and an issue that sets no new high
+ * in a loop sets none in the loops around it.  Usually one comparison. */
+static ALWAYS_INLINE void nest_span_add(struct fn_state *const *nest,
+                                        uint32_t n, unsigned kind, size_t i,
+                                        uint64_t issue) {
+  for (uint32_t l = 0; l < n; l++) {
+    struct span *sp = scope_span(nest[l], kind, i);
+    if (issue <= sp->max)
+      return;
+    sp->max = issue;
+    sp->span++;
+  }
+}
+
+/* What an instruction adds to the loops of its block's nest: the spans up
+ * the nest as far as they rise; the counts to the innermost loop only (a
+ * loop's counts are its own and its inner loops' added up when its result
+ * is read, schedule_result.c). */
+static ALWAYS_INLINE void nest_add(const struct block_state *b,
+                                   const uint64_t *issue, unsigned op,
+                                   unsigned cat, const unsigned NW,
+                                   const int BB) {
+  struct fn_state *const *nest = b->nest;
+  const uint32_t n = b->n_nest;
+  if (!n)
+    return;
+  for (unsigned w = 0; w < NW; w++) {
+    nest_span_add(nest, n, 0, w, issue[w]);
+    nest_span_add(nest, n, 1, w * PISA_CAT_COUNT + cat, issue[w]);
+    nest_span_add(nest, n, 2, w * PISA_OPCODE_MAX + op, issue[w]);
+  }
+  if (BB)
+    for (unsigned i = NW; i < NW + 2; i++)
+      nest_span_add(nest, n, 0, i, issue[i]);
+  nest[0]->n_op[op]++;
+  nest[0]->n_cat[cat]++;
+}
+
 /* The state one instance updates at every instruction, held in locals
  * while it runs (writes through value and memory pointers cannot alias
  * them). */
@@ -134,8 +180,7 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
       h->cycles[i] = t > h->cycles[i] ? t : h->cycles[i];
     }
   scope_add(fs, issue, op, cat, NW, BB);
-  for (uint32_t l = 0; l < b->n_nest; l++)
-    scope_add(b->nest[l], issue, op, cat, NW, BB);
+  nest_add(b, issue, op, cat, NW, BB);
 
   /* The value it produces. */
   uint64_t *__restrict out = h->frame + u->out;
@@ -180,10 +225,12 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
   s->n_cat[cat]++;
 }
 
-/* DLP2: whether a load or store continues where its previous access ended. */
-static void contiguity(struct sched *s, struct block_state *b, uint32_t site,
-                       const struct program_instr *in, uint64_t addr,
-                       uint32_t size) {
+/* DLP2: whether a load or store continues where its previous access ended.
+ * Inline: it runs at every load and store. */
+static ALWAYS_INLINE void contiguity(struct sched *s, struct block_state *b,
+                                     uint32_t site,
+                                     const struct program_instr *in,
+                                     uint64_t addr, uint32_t size) {
   int k = in->opcode == 32 ? 0 : in->opcode == 33 ? 1 : -1;
   if (k < 0)
     return;
@@ -193,9 +240,9 @@ static void contiguity(struct sched *s, struct block_state *b, uint32_t site,
   s->contiguous[k] += hit;
   b->fs->accesses[k]++;
   b->fs->contiguous[k] += hit;
-  for (uint32_t l = 0; l < b->n_nest; l++) {
-    b->nest[l]->accesses[k]++;
-    b->nest[l]->contiguous[k] += hit;
+  if (b->n_nest) { /* the innermost loop's: counts add up the nest */
+    b->nest[0]->accesses[k]++;
+    b->nest[0]->contiguous[k] += hit;
   }
 }
 
@@ -251,8 +298,8 @@ static ALWAYS_INLINE void store_hot(struct sched *s, struct frame *fr,
   }
   s->n += h->n;
   b->fs->n += h->n;
-  for (uint32_t l = 0; l < b->n_nest; l++)
-    b->nest[l]->n += h->n;
+  if (b->n_nest)
+    b->nest[0]->n += h->n;
 }
 
 /* Runs the top frame's block from its cursor over the sites instance i of

@@ -1,5 +1,5 @@
-// Footprint and memory entropy per loop (issue 17 item 2), derived by
-// hand.  a holds N = 1024 ints (4096 bytes, 64 lines of 64 bytes), aligned
+// Footprint, memory entropy and ILP per loop (issue 17 item 2,
+// --loop-metrics), derived by hand.  a holds N = 1024 ints (4096 bytes, 64 lines of 64 bytes), aligned
 // to 4096.  fill's loop writes each int once; rows' outer loop runs its
 // inner loop R = 4 times over all of a, in two threads (main and worker).
 //   Footprint: every loop touches all of a and nothing else: 4096 bytes,
@@ -19,30 +19,38 @@
 //     and I / 1024 for its I instructions.  Each loop has ILP, DLP and
 //     BBLP; show --loops and rank --by loop --explain print them.
 // RUN: %pisa-cc -O2 -g -fno-vectorize -fno-slp-vectorize -fno-unroll-loops -o %t %s -lpthread
-// RUN: %pisa-char -q --force -o %t.json %t | FileCheck %s
+// RUN: %pisa-char -q --force --loop-metrics -o %t.json %t | FileCheck %s
 // RUN: %validate %t.json
 // RUN: %jcheck %t.json \
-// RUN:   "[loop(n)['footprint']['bytes'] for n in (56, 62, 63)] == [4096] * 3" \
-// RUN:   "all(loop(n)['footprint']['blocks'] == {'8': 512, '16': 256, '32': 128, '64': 64, '128': 32, '256': 16, '512': 8} for n in (56, 62, 63))" \
-// RUN:   "all(max(abs(h - e) for h, e in zip(loop(n)['memory_entropy'], [10, 10] + [12 - k for k in range(2, 13)])) < 1e-9 for n in (56, 62, 63))" \
-// RUN:   "len(loop(62)['memory_entropy']) == 13" \
-// RUN:   "[loop(n)['memory_accesses']['references'] for n in (56, 62, 63)] == [1024, 8192, 8192]" \
-// RUN:   "loop(63)['memory_accesses']['loads'] == 8192" \
-// RUN:   "loop(56)['instructions'] / 1032 < loop(56)['ilp'][0]['ilp'] <= loop(56)['instructions'] / 1024" \
+// RUN:   "[loop(n)['footprint']['bytes'] for n in (64, 70, 71)] == [4096] * 3" \
+// RUN:   "all(loop(n)['footprint']['blocks'] == {'8': 512, '16': 256, '32': 128, '64': 64, '128': 32, '256': 16, '512': 8} for n in (64, 70, 71))" \
+// RUN:   "all(max(abs(h - e) for h, e in zip(loop(n)['memory_entropy'], [10, 10] + [12 - k for k in range(2, 13)])) < 1e-9 for n in (64, 70, 71))" \
+// RUN:   "len(loop(70)['memory_entropy']) == 13" \
+// RUN:   "[loop(n)['memory_accesses']['references'] for n in (64, 70, 71)] == [1024, 8192, 8192]" \
+// RUN:   "loop(71)['memory_accesses']['loads'] == 8192" \
+// RUN:   "loop(64)['instructions'] / 1032 < loop(64)['ilp'][0]['ilp'] <= loop(64)['instructions'] / 1024" \
 // RUN:   "all(l['ilp'][0]['window'] == 0 and 'dlp1' in l['dlp'] and 'pbblp' in l['bblp'] and 'blocks' not in l['bblp'] for l in d['loops'])"
 // RUN: %pisa-char show --loops %t.json | FileCheck %s --check-prefix=SHOW
 // SHOW: footprint entropy    ILP depth  function  location
-// SHOW: 8,192 {{.*}} 4.0 KiB   10.00 {{ *[0-9]+\.[0-9][0-9]}}     2  rows  loops-footprint.c:63-64
+// SHOW: 8,192 {{.*}} 4.0 KiB   10.00 {{ *[0-9]+\.[0-9][0-9]}}     2  rows  loops-footprint.c:71-72
 // RUN: %pisa-char rank --by loop --all --explain %t.json | FileCheck %s --check-prefix=RANK
-// RANK: :fill:56 (
+// RANK: :fill:64 (
 // RANK-NEXT: operations (instructions executed)
 // RANK-NEXT: accesses {{.*}}; footprint 4.0 KiB
 // RANK: parallelism ILP {{[0-9.]+}}, memory ILP
 // Sampled, loops keep their counts but have no footprint or entropy.
-// RUN: %pisa-char -q --force --sample 50%% -o %t.sampled.json %t | FileCheck %s
+// RUN: %pisa-char -q --force --loop-metrics --sample 50%% -o %t.sampled.json %t | FileCheck %s
 // RUN: %jcheck %t.sampled.json \
-// RUN:   "loop(63)['iterations'] == 8192" \
+// RUN:   "loop(71)['iterations'] == 8192" \
 // RUN:   "all('footprint' not in l and 'memory_entropy' not in l for l in d['loops'])"
+// Without --loop-metrics (the default), loops have their counts and reuse
+// only.
+// RUN: %pisa-char -q --force -o %t.default.json %t | FileCheck %s
+// RUN: %jcheck %t.default.json \
+// RUN:   "loop(71)['iterations'] == 8192 and 'reuse_distance' in loop(71)" \
+// RUN:   "all(k not in l for l in d['loops'] for k in ('footprint', 'memory_entropy', 'ilp', 'dlp', 'bblp'))"
+// RUN: not %pisa-char --mode counter --loop-metrics %t 2>&1 | FileCheck %s --check-prefix=MODE
+// MODE: --loop-metrics needs deep mode
 // CHECK: 4190208
 #include <pthread.h>
 #include <stdio.h>

@@ -7,8 +7,8 @@
 // below the 2^19 of 32 MiB: miss ratios 1, 1 and 1/2 (the first pass is
 // cold); H_0 = log2 N (N addresses, two loads each), H_12 = log2(N / 16)
 // (16 nodes to a 4 KiB page); footprint 8N bytes, for chase and for its
-// loop (line 94, its only one), which reports none once the space
-// family is sampled (a loop's are exact or absent).  The same holds at
+// loop (line 94, its only one; --loop-metrics), which reports none once
+// the space family is sampled (a loop's are exact or absent).  The same holds at
 // N = 3 * 2^15, analysed exactly with a generous limit (identical to the
 // default's document).  With --memory-limit 16M the analysis state of the
 // large run (hundreds of MB exact) passes half the limit: the families
@@ -20,8 +20,8 @@
 // before the budget is looked at, the transient copies of a switch, and
 // the fixed state outside the budget (docs/metrics-implementation.md).
 // RUN: %pisa-cc -O1 -fno-vectorize -fno-unroll-loops -o %t %s
-// RUN: %pisa-char -q --force -o %t.exact.json %t 98304
-// RUN: %pisa-char -q --force --memory-limit 4G -o %t.generous.json %t 98304
+// RUN: %pisa-char -q --force --loop-metrics -o %t.exact.json %t 98304
+// RUN: %pisa-char -q --force --loop-metrics --memory-limit 4G -o %t.generous.json %t 98304
 // RUN: %same-metrics %t.exact.json %t.generous.json
 // RUN: %jcheck %t.generous.json "'sampling' not in d['config']" \
 // RUN:   "[m['ratio'] for m in fn('chase')['miss_ratio']] == [1, 1, 0.5]" \
@@ -31,7 +31,7 @@
 // RUN:   "loop(94)['footprint']['bytes'] == 8 * 98304" \
 // RUN:   "abs(loop(94)['memory_entropy'][0] - 16.5849625007212) < 1e-9"
 // RUN: %peak-rss %t.none.rss %pisa-char -q --force --metrics=none -o %t.none.json %t
-// RUN: %peak-rss %t.rss %pisa-char -q --force --memory-limit 16M -o %t.json %t
+// RUN: %peak-rss %t.rss %pisa-char -q --force --loop-metrics --memory-limit 16M -o %t.json %t
 // RUN: %validate %t.json
 // RUN: %jcheck %t.json "d['config']['sampling']['rate'] == 1" \
 // RUN:   "all(f in d['config']['sampling']['families'] for f in ('reuse', 'footprint', 'entropy', 'ilp'))" \
