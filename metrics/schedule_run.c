@@ -60,16 +60,14 @@ static ALWAYS_INLINE void nest_span_add(struct fn_state *const *nest,
   }
 }
 
-/* What an instruction adds to the loops of its block's nest: the spans up
- * the nest as far as they rise; the counts to the innermost loop only (a
- * loop's counts are its own and its inner loops' added up when its result
- * is read, schedule_result.c). */
-static ALWAYS_INLINE void nest_add(const struct block_state *b,
+/* What an instruction adds to the n loops of its block's nest: the spans
+ * up the nest as far as they rise; the counts to the innermost loop only
+ * (a loop's counts are its own and its inner loops' added up when its
+ * result is read, schedule_result.c). */
+static ALWAYS_INLINE void nest_add(struct fn_state *const *nest, uint32_t n,
                                    const uint64_t *issue, unsigned op,
                                    unsigned cat, const unsigned NW,
                                    const int BB) {
-  struct fn_state *const *nest = b->nest;
-  const uint32_t n = b->n_nest;
   if (!n)
     return;
   for (unsigned w = 0; w < NW; w++) {
@@ -96,6 +94,8 @@ struct hot {
   uint64_t floor[SCHED_MAX_WINDOWS];
   uint32_t ring_pos[SCHED_MAX_WINDOWS];
   uint64_t n;
+  struct fn_state *const *nest; /* the block's loops (block_state) */
+  uint32_t n_nest;
 };
 
 /* A dependency on the value produced by the instance of tag (seq, block,
@@ -180,7 +180,7 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
       h->cycles[i] = t > h->cycles[i] ? t : h->cycles[i];
     }
   scope_add(fs, issue, op, cat, NW, BB);
-  nest_add(b, issue, op, cat, NW, BB);
+  nest_add(h->nest, h->n_nest, issue, op, cat, NW, BB);
 
   /* The value it produces. */
   uint64_t *__restrict out = h->frame + u->out;
@@ -329,6 +329,8 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
   h.bb_prev[0] = fr->bb_prev[0];
   h.bb_prev[1] = fr->bb_prev[1];
   h.n = 0;
+  h.nest = b->nest;
+  h.n_nest = b->n_nest;
   for (unsigned c = 0; c < S; c++)
     h.cycles[c] = s->cycles[c];
   for (unsigned w = 0; w < NW; w++) {
