@@ -288,6 +288,7 @@ static void read_config(void) {
   pisa_config.objects = (int)env_number("PISA_OBJECTS", 0, 1, 0);
   pisa_config.object_depth = (uint32_t)env_number(
       "PISA_OBJECT_DEPTH", 1, PISA_MAX_HEAP_FRAMES, PISA_DEFAULT_OBJECT_DEPTH);
+  pisa_config.loop_metrics = (int)env_number("PISA_LOOP_METRICS", 0, 1, 0);
   parse_intervals(getenv("PISA_INTERVALS"));
   read_counter_config();
   if (!dir || !*dir || refused)

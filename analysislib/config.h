@@ -60,6 +60,10 @@ struct pisa_config {
    * frames of a heap allocation site that tell its objects apart. */
   int objects;
   uint32_t object_depth;
+  /* PISA_LOOP_METRICS=1: footprint, entropy and the schedules per loop
+   * (consume.c), which cost about 20% more instructions with every
+   * family (docs/performance.md). */
+  int loop_metrics;
   /* PISA_INTERVALS: instructions per interval (deep_intervals.h), 0 for
    * none (`off`), PISA_INTERVALS_AUTO (unset or `auto`, the default) for
    * a length that adapts to keep 500 to 1000 intervals. */

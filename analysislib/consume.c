@@ -94,19 +94,26 @@ static void count_loop_entries(struct pisa_thread *t,
   }
 }
 
-static struct pisa_fn_state *fn_state(struct pisa_thread *t, uint32_t fn) {
-  if (fn >= t->fn_capacity) {
-    uint32_t cap = t->fn_capacity ? t->fn_capacity : 256;
-    while (cap <= fn)
+/* Entry i of a growing array of space states (a function's, a loop's),
+ * the new ones empty; NULL when memory ran out. */
+static struct pisa_fn_state *state_at(struct pisa_fn_state **array,
+                                      uint32_t *capacity, uint32_t i) {
+  if (i >= *capacity) {
+    uint32_t cap = *capacity ? *capacity : 256;
+    while (cap <= i)
       cap *= 2;
-    struct pisa_fn_state *s = realloc(t->fns, cap * sizeof *s);
+    struct pisa_fn_state *s = realloc(*array, cap * sizeof *s);
     if (!s)
       return NULL;
-    memset(s + t->fn_capacity, 0, (cap - t->fn_capacity) * sizeof *s);
-    t->fns = s;
-    t->fn_capacity = cap;
+    memset(s + *capacity, 0, (cap - *capacity) * sizeof *s);
+    *array = s;
+    *capacity = cap;
   }
-  return &t->fns[fn];
+  return &(*array)[i];
+}
+
+static struct pisa_fn_state *fn_state(struct pisa_thread *t, uint32_t fn) {
+  return state_at(&t->fns, &t->fn_capacity, fn);
 }
 
 static struct pisa_fn_state *state_metrics_create(struct pisa_fn_state *s);
@@ -298,19 +305,34 @@ static size_t function_run(const struct event_batch *b, size_t i) {
   return i;
 }
 
-/* What instances [i, j) of b add to the space state fs: their counts from
- * b, the footprint and entropy of their accesses in space (b's instances,
- * all or the sampled accesses). */
-static void space_of(struct pisa_fn_state *fs, const struct event_batch *b,
-                     const struct event_batch *space, size_t i, size_t j) {
-  for (size_t k = i; k < j; k++)
-    if (b->start[k] & (INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE))
-      instance_counts(fs, b, k);
+/* The end of the run of instances from i on whose blocks have the same
+ * innermost loop. */
+static size_t loop_run(const struct event_batch *b, size_t i) {
+  uint32_t loop = pisa_block_sources[b->block[i]].loop;
+  while (++i < b->n_instances && pisa_block_sources[b->block[i]].loop == loop)
+    ;
+  return i;
+}
+
+/* The footprint and entropy of the accesses of instances [i, j) of
+ * `space` (a batch's instances, all or the sampled accesses) in fs. */
+static void accesses_of(struct pisa_fn_state *fs,
+                        const struct event_batch *space, size_t i, size_t j) {
   size_t a = space->first_access[i], a_end = space->first_access[j];
   if (fs->footprint)
     footprints(fs->footprint, space, a, a_end);
   if (fs->entropy && a < a_end)
     entropy_add_batch(fs->entropy, space->addr + a, a_end - a);
+}
+
+/* What instances [i, j) of b add to the space state fs: their counts from
+ * b, the footprint and entropy of their accesses in space. */
+static void space_of(struct pisa_fn_state *fs, const struct event_batch *b,
+                     const struct event_batch *space, size_t i, size_t j) {
+  for (size_t k = i; k < j; k++)
+    if (b->start[k] & (INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE))
+      instance_counts(fs, b, k);
+  accesses_of(fs, space, i, j);
 }
 
 /* Per source function, over runs of consecutive instances of one. */
@@ -323,6 +345,25 @@ static void consume_functions(struct pisa_thread *t,
         state_metrics(fn_state(t, pisa_blocks[b->block[i]].source));
     if (fs)
       space_of(fs, b, space, i, j);
+    i = j;
+  }
+}
+
+/* Per innermost loop (--loop-metrics), over runs of consecutive instances
+ * of one: the footprint and entropy of the loop's own blocks' accesses
+ * (exact runs only; unions and counts, so the inner loops' are added when
+ * the result is built, sourcemap.c). */
+static void consume_loops(struct pisa_thread *t, const struct event_batch *b) {
+  for (size_t i = 0, n = b->n_instances; i < n;) {
+    size_t j = loop_run(b, i);
+    uint32_t loop = pisa_block_sources[b->block[i]].loop;
+    struct pisa_fn_state *ls =
+        loop == PROGRAM_NONE
+            ? NULL
+            : state_metrics(
+                  state_at(&t->loop_space, &t->loop_space_capacity, loop));
+    if (ls)
+      accesses_of(ls, b, i, j);
     i = j;
   }
 }
@@ -487,9 +528,13 @@ static void add_branches(struct branch_stats **stats,
   branch_add_events(*stats, &pisa_program, b);
 }
 
-/* The batch into the thread's or a region's schedules. */
-static void add_schedules(struct sched **sched, const struct event_batch *b) {
-  if (!*sched && !(*sched = sched_new(&pisa_config.sched, &pisa_program))) {
+/* The batch into the thread's or a region's schedules (with per-loop
+ * results when `loops`: the thread's, with --loop-metrics). */
+static void add_schedules(struct sched **sched, const struct event_batch *b,
+                          int loops) {
+  struct sched_config config = pisa_config.sched;
+  config.loops = loops;
+  if (!*sched && !(*sched = sched_new(&config, &pisa_program))) {
     pisa_out_of_memory();
     return;
   }
@@ -502,7 +547,7 @@ static void consume_branches(struct pisa_thread *t,
 }
 
 static void schedule_batch(struct pisa_thread *t, const struct event_batch *b) {
-  add_schedules(&t->sched, b);
+  add_schedules(&t->sched, b, pisa_config.loop_metrics);
 }
 
 /* With intervals, in runs of one interval (deep_intervals.h). */
@@ -586,7 +631,7 @@ static void region_schedules(struct pisa_thread *t, struct pisa_region_state *r,
                              size_t to) {
   (void)t, (void)fed;
   struct event_batch slice = event_batch_slice(b, from, to);
-  add_schedules(&r->sched, &slice);
+  add_schedules(&r->sched, &slice, 0);
 }
 
 /* For group g: b's instances between markers to the regions open there
@@ -820,6 +865,9 @@ static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
       spatial(t, PISA_CONSUME_SPACE, &t->space_sample, b);
   if (fed)
     consume_functions(t, b, fed);
+  if (fed == b && pisa_config.loop_metrics && pisa_loop_count() &&
+      (pisa_config.families & (PISA_FAMILY(FOOTPRINT) | PISA_FAMILY(ENTROPY))))
+    consume_loops(t, b);
   if (pisa_config.objects)
     pisa_objects_consume(t, b);
   if (pisa_intervals_on())
@@ -876,6 +924,25 @@ static void consume_sched_group(struct pisa_thread *t,
  * the blocks their new filter samples (a sampled block keeps its whole
  * history), the temporal ones start their bursts; regions included. */
 
+static void fn_state_free(struct pisa_fn_state *s) {
+  if (s->footprint)
+    for (int c = 0; c < 3; c++)
+      footprint_free(&s->footprint[c]);
+  if (s->entropy)
+    entropy_free(s->entropy);
+  free(s->footprint);
+  free(s->entropy);
+}
+
+/* Frees a growing array of space states (state_at). */
+static void states_free(struct pisa_fn_state **array, uint32_t *capacity) {
+  for (uint32_t i = 0; i < *capacity; i++)
+    fn_state_free(&(*array)[i]);
+  free(*array);
+  *array = NULL;
+  *capacity = 0;
+}
+
 static int keep_sampled(const void *filter, uint64_t addr) {
   return sample_keep(filter, addr);
 }
@@ -894,6 +961,8 @@ static void keep_space_group(struct pisa_thread *t,
                              const struct sample_filter *f) {
   for (uint32_t fn = 0; fn < t->fn_capacity; fn++)
     keep_space(&t->fns[fn], f);
+  /* the loops' are exact or none (sourcemap.c): their memory returns */
+  states_free(&t->loop_space, &t->loop_space_capacity);
   for (uint32_t id = 0; id < t->regions_seen[PISA_CONSUME_SPACE]; id++) {
     struct pisa_region_state *r = region_at(t, id);
     if (r)
@@ -953,16 +1022,6 @@ PISA_HIDDEN void pisa_consume_group(struct pisa_thread *t,
     pisa_out_of_memory();
 }
 
-static void fn_state_free(struct pisa_fn_state *s) {
-  if (s->footprint)
-    for (int c = 0; c < 3; c++)
-      footprint_free(&s->footprint[c]);
-  if (s->entropy)
-    entropy_free(s->entropy);
-  free(s->footprint);
-  free(s->entropy);
-}
-
 static void branches_free(struct branch_stats *b) {
   if (b)
     branch_free(b);
@@ -995,14 +1054,11 @@ static void regions_free(struct pisa_thread *t) {
 
 PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   unsigned account = budget_enter(BUDGET_SPACE); /* as charged */
-  for (uint32_t f = 0; f < t->fn_capacity; f++)
-    fn_state_free(&t->fns[f]);
+  states_free(&t->fns, &t->fn_capacity);
+  states_free(&t->loop_space, &t->loop_space_capacity);
   event_batch_free(&t->space_sample);
   regions_free(t);
   pisa_objects_thread_free(t);
-  free(t->fns);
-  t->fns = NULL;
-  t->fn_capacity = 0;
   free_histograms(&t->fn_reuse, &t->fn_reuse_capacity);
   reuse_pairs_free(t);
   budget_enter(BUDGET_REUSE);

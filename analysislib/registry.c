@@ -39,7 +39,8 @@ PISA_HIDDEN void pisa_registry_init(void) {
     pisa_block_sources = reserve(PISA_MAX_BLOCKS * sizeof *pisa_block_sources);
     if (!pisa_blocks || !pisa_functions || !pisa_loops || !pisa_block_sources)
       PISA_ERR("cannot reserve the block tables");
-    pisa_program = (struct program){pisa_blocks, pisa_functions};
+    pisa_program = (struct program){pisa_blocks, pisa_functions,
+                                    pisa_block_sources, pisa_loops};
   }
   pthread_mutex_unlock(&registry_lock);
 }

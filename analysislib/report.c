@@ -344,6 +344,10 @@ static void add_thread_counts(struct pisa_source_counts *all,
   add_counts(all->loop_entries, t->loop_entries, t->loop_entries_capacity,
              all->n_loops);
   pisa_reuse_of_loops(t, all);
+  for (uint32_t l = 0; l < t->loop_space_capacity && l < all->n_loops; l++)
+    pisa_source_add_space(all, l, &t->loop_space[l]);
+  if (t->sched && pisa_source_add_schedules(all, t->sched))
+    pisa_out_of_memory();
 }
 
 /* "loops" and "lines" of the document, from the process's counts. */
@@ -405,9 +409,14 @@ static json_object *build_result(int complete, int signal) {
   struct footprint **fps = listed > 1 ? calloc(listed, sizeof *fps) : NULL;
   uint32_t n_loops = pisa_loop_count();
   struct pisa_source_counts all = {
-      calloc(n_blocks ? n_blocks : 1, sizeof *all.blocks), n_blocks,
-      calloc(n_loops ? n_loops : 1, sizeof *all.loop_entries), n_loops,
-      calloc(n_loops ? n_loops : 1, sizeof *all.loop_reuse)};
+      calloc(n_blocks ? n_blocks : 1, sizeof *all.blocks),
+      n_blocks,
+      calloc(n_loops ? n_loops : 1, sizeof *all.loop_entries),
+      n_loops,
+      calloc(n_loops ? n_loops : 1, sizeof *all.loop_reuse),
+      calloc(n_loops ? n_loops : 1, sizeof *all.loop_footprint),
+      calloc(n_loops ? n_loops : 1, sizeof *all.loop_entropy),
+      calloc(n_loops ? n_loops : 1, sizeof *all.loop_par)};
   int64_t position = 0;
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
     pisa_workers_wait(t); /* its queued batches consumed */

@@ -79,10 +79,73 @@ PISA_HIDDEN int pisa_source_add_reuse(struct pisa_source_counts *c, uint32_t l,
   return into ? histograms_merge(into, h) : -1;
 }
 
+/* Loop l's footprint and entropy counts in c, created empty at first use;
+ * -1 when memory ran out. */
+static int loop_space(struct pisa_source_counts *c, uint32_t l) {
+  if (l >= c->n_loops || !c->loop_footprint || !c->loop_entropy)
+    return -1;
+  if (!c->loop_footprint[l] &&
+      (c->loop_footprint[l] = malloc(sizeof **c->loop_footprint)))
+    footprint_init(c->loop_footprint[l]);
+  if (!c->loop_entropy[l] &&
+      (c->loop_entropy[l] = malloc(sizeof **c->loop_entropy)))
+    entropy_init(c->loop_entropy[l]);
+  return c->loop_footprint[l] && c->loop_entropy[l] ? 0 : -1;
+}
+
+PISA_HIDDEN int pisa_source_add_space(struct pisa_source_counts *c, uint32_t l,
+                                      const struct pisa_fn_state *s) {
+  if (!s->footprint && !s->entropy)
+    return 0;
+  if (loop_space(c, l))
+    return -1;
+  for (int k = 0; s->footprint && k < 3; k++) /* the classes' union */
+    footprint_merge(c->loop_footprint[l], &s->footprint[k]);
+  if (s->entropy)
+    entropy_merge(c->loop_entropy[l], s->entropy);
+  return 0;
+}
+
+/* Whether a schedule result holds any instruction. */
+static int par_ran(const struct par_result *r) {
+  return r->win[0].ilp.n || r->bblp.n;
+}
+
+PISA_HIDDEN int pisa_source_add_schedules(struct pisa_source_counts *c,
+                                          const struct sched *s) {
+  for (uint32_t l = 0; c->loop_par && l < c->n_loops; l++) {
+    struct par_result r;
+    sched_loop_result(s, l, &r);
+    if (!par_ran(&r))
+      continue;
+    if (!c->loop_par[l] && (c->loop_par[l] = malloc(sizeof **c->loop_par)))
+      par_init(c->loop_par[l], &pisa_config.sched);
+    if (!c->loop_par[l])
+      return -1;
+    par_merge(c->loop_par[l], &r);
+  }
+  return 0;
+}
+
 PISA_HIDDEN void pisa_source_counts_free(struct pisa_source_counts *c) {
   for (uint32_t l = 0; c->loop_reuse && l < c->n_loops; l++)
     free(c->loop_reuse[l]);
+  for (uint32_t l = 0; c->loop_footprint && l < c->n_loops; l++)
+    if (c->loop_footprint[l]) {
+      footprint_free(c->loop_footprint[l]);
+      free(c->loop_footprint[l]);
+    }
+  for (uint32_t l = 0; c->loop_entropy && l < c->n_loops; l++)
+    if (c->loop_entropy[l]) {
+      entropy_free(c->loop_entropy[l]);
+      free(c->loop_entropy[l]);
+    }
   free(c->loop_reuse);
+  free(c->loop_footprint);
+  free(c->loop_entropy);
+  for (uint32_t l = 0; c->loop_par && l < c->n_loops; l++)
+    free(c->loop_par[l]);
+  free(c->loop_par);
   free(c->blocks);
   free(c->loop_entries);
 }
@@ -97,6 +160,19 @@ static void add_inner_reuse(struct pisa_source_counts *c) {
   }
 }
 
+/* Every loop's footprint made the union of its own and its inner loops',
+ * its entropy counts their sum (inner loops have larger ids). */
+static void add_inner_space(struct pisa_source_counts *c) {
+  for (uint32_t l = c->n_loops; c->loop_footprint && l-- > 0;) {
+    uint32_t parent = pisa_loops[l].parent;
+    if (c->loop_footprint[l] && parent != PROGRAM_NONE &&
+        !loop_space(c, parent)) {
+      footprint_merge(c->loop_footprint[parent], c->loop_footprint[l]);
+      entropy_merge(c->loop_entropy[parent], c->loop_entropy[l]);
+    }
+  }
+}
+
 /* A loop's entries: its preheader's executions, or when it has none, the
  * entries counted at run time (consume.c). */
 static uint64_t loop_entries(uint32_t id, const struct pisa_source_counts *c) {
@@ -104,6 +180,36 @@ static uint64_t loop_entries(uint32_t id, const struct pisa_source_counts *c) {
   if (pre == PROGRAM_NONE)
     return id < c->n_loops ? c->loop_entries[id] : 0;
   return pre < c->n_blocks ? c->blocks[pre] : 0;
+}
+
+/* A loop's footprint and entropy, with the references they count, when
+ * the space group stayed exact (no --sample, no memory-budget step: the
+ * threads then dropped them, consume.c). */
+static void space_json(json_object *o, uint32_t id,
+                       const struct pisa_source_counts *c) {
+  unsigned fam = pisa_config.families;
+  const struct footprint *fp = c->loop_footprint ? c->loop_footprint[id] : NULL;
+  const struct entropy_counts *e = c->loop_entropy ? c->loop_entropy[id] : NULL;
+  if (!fp || !e ||
+      pisa_group_rate(PISA_CONSUME_SPACE,
+                      pisa_group_steps(PISA_CONSUME_SPACE)) < 1)
+    return;
+  json_object *accesses;
+  if ((fam & PISA_FAMILY(ENTROPY)) &&
+      json_object_object_get_ex(o, "memory_accesses", &accesses))
+    json_object_object_add(accesses, "references",
+                           json_object_new_uint64(e->accesses));
+  json_object *footprint = fam & PISA_FAMILY(FOOTPRINT)
+                               ? footprint_to_json(fp, pisa_config.line_sizes,
+                                                   pisa_config.n_line_sizes)
+                               : NULL;
+  json_object *entropy = fam & PISA_FAMILY(ENTROPY)
+                             ? entropy_to_json(e, pisa_config.entropy_bits)
+                             : NULL;
+  if (footprint)
+    json_object_object_add(o, "footprint", footprint);
+  if (entropy)
+    json_object_object_add(o, "memory_entropy", entropy);
 }
 
 static json_object *loop_json(uint32_t id, const struct pisa_mix *m,
@@ -124,6 +230,11 @@ static json_object *loop_json(uint32_t id, const struct pisa_mix *m,
                          json_object_new_uint64(mix_instructions(m)));
   json_object_object_add(o, "instruction_mix", mix_to_json(m));
   json_object_object_add(o, "memory_accesses", mix_accesses_to_json(m));
+  space_json(o, id, c);
+  /* every instruction the schedules saw counted for the loop (sampled:
+   * its bursts', as for a function) */
+  if (c->loop_par && c->loop_par[id])
+    par_to_json(c->loop_par[id], o);
   /* none once the memory budget switched the reuse group to sampling:
    * the loops' histograms then stop at the switch (consume.c) */
   const struct reuse_histograms *h = c->loop_reuse ? c->loop_reuse[id] : NULL;
@@ -149,6 +260,7 @@ PISA_HIDDEN json_object *pisa_loops_json(struct pisa_source_counts *c) {
     return NULL;
   add_loop_blocks(&lm, c->blocks, c->n_blocks);
   add_inner_reuse(c);
+  add_inner_space(c);
   json_object *loops = json_object_new_array();
   for (uint32_t l = 0; l < lm.n; l++) {
     if (!lm.mix[l])

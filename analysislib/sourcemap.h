@@ -15,12 +15,29 @@ struct pisa_source_counts {
   /* n_loops reuse histograms (exact runs): a loop's own blocks' accesses;
    * NULL for none */
   struct reuse_histograms **loop_reuse;
+  /* n_loops footprints and entropy counts (exact runs): a loop's own
+   * blocks' accesses; NULL for none */
+  struct footprint **loop_footprint;
+  struct entropy_counts **loop_entropy;
+  /* n_loops schedule results (the ILP and BBLP families), all threads;
+   * NULL for none */
+  struct par_result **loop_par;
 };
 
 /* Adds histograms h (a thread's, of loop l) to the process's; -1 when
  * memory ran out. */
 PISA_HIDDEN int pisa_source_add_reuse(struct pisa_source_counts *c, uint32_t l,
                                       const struct reuse_histograms *h);
+
+/* Adds space state s (a thread's, of loop l: its footprints and entropy)
+ * to the process's; -1 when memory ran out. */
+PISA_HIDDEN int pisa_source_add_space(struct pisa_source_counts *c, uint32_t l,
+                                      const struct pisa_fn_state *s);
+
+/* Adds the per-loop schedule results of s (a thread's) to the process's;
+ * -1 when memory ran out. */
+PISA_HIDDEN int pisa_source_add_schedules(struct pisa_source_counts *c,
+                                          const struct sched *s);
 
 /* Frees the counts' arrays. */
 PISA_HIDDEN void pisa_source_counts_free(struct pisa_source_counts *c);

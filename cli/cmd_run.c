@@ -114,6 +114,8 @@ static const char usage_text[] =
     "                        source locations of their allocation call\n"
     "                        (the call and the calls it was inlined\n"
     "                        into), 1 to 8 (default 2)\n"
+    "      --loop-metrics    deep mode: also footprint, memory entropy and\n"
+    "                        ILP/DLP/BBLP per loop (about 20% more work)\n"
     "      --keep-raw DIR    also copy the runtime's raw results to DIR\n"
     "  -q, --quiet           print no summary and no status line\n"
     "  -h, --help            show this help\n"
@@ -161,7 +163,8 @@ enum {
   OPT_NO_REGIONS,
   OPT_OBJECTS,
   OPT_OBJECT_DEPTH,
-  OPT_INTERVALS
+  OPT_INTERVALS,
+  OPT_LOOP_METRICS
 };
 
 static const struct option RunOptions[] = {
@@ -187,6 +190,7 @@ static const struct option RunOptions[] = {
     {"no-regions", no_argument, NULL, OPT_NO_REGIONS},
     {"objects", no_argument, NULL, OPT_OBJECTS},
     {"object-depth", required_argument, NULL, OPT_OBJECT_DEPTH},
+    {"loop-metrics", no_argument, NULL, OPT_LOOP_METRICS},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -262,6 +266,9 @@ static int take_option(int opt, char *arg, void *ctx) {
     return run_parse_object_depth(cl, NULL, s);
   case OPT_OBJECT_DEPTH:
     return run_parse_object_depth(cl, arg, s);
+  case OPT_LOOP_METRICS:
+    s->loop_metrics = 1;
+    break;
   case 'q':
     o->quiet = 1;
     break;

@@ -27,7 +27,8 @@ static const char usage_text[] =
     "\n"
     "  --top N        entries of each list (default 5, 0 for none)\n"
     "  --loops        also the top loops by instructions (deep mode), with\n"
-    "                 their function and file:line range\n"
+    "                 their footprint, entropy of byte addresses, ILP (first\n"
+    "                 window), function and file:line range\n"
     "  --lines        also the top source lines by instructions (deep mode)\n"
     "  --objects      also the top data objects by accesses (deep mode run\n"
     "                 with --objects): kind, name and allocation site or\n"
@@ -428,6 +429,15 @@ static void show_top(json_object *v, const char *key, const char *title) {
     puts("  (no instrumented function ran)");
 }
 
+/* A number of the view with `digits` decimals, or n/a. */
+static const char *fixed_or_na(char *buf, size_t n, json_object *e,
+                               const char *key, int digits) {
+  if (!has(e, key))
+    return "n/a";
+  snprintf(buf, n, "%.*f", digits, num(e, key));
+  return buf;
+}
+
 /* FILE:FIRST-LAST of a loop, with the file's last component. */
 static void format_range(char *buf, size_t n, json_object *e) {
   format_location(buf, n, e);
@@ -437,18 +447,21 @@ static void format_range(char *buf, size_t n, json_object *e) {
 }
 
 static void show_loops(json_object *v) {
-  char n[32], it[32], a[32], where[4096];
+  char n[32], it[32], a[32], f[32], h[32], p[32], where[4096];
   if (!list_heading(v, "loops", "counts/loops", "top loops by instructions",
                     "     instructions  share      iterations        accesses "
-                    "depth  function  location"))
+                    "  footprint entropy    ILP depth  function  location"))
     return;
   for (size_t i = 0; i < length(v, "loops"); i++) {
     json_object *e = item(v, "loops", i);
     format_range(where, sizeof where, e);
-    printf("  %15s %5.1f%% %15s %15s %5.0f  %s%s%s  %s\n",
+    printf("  %15s %5.1f%% %15s %15s %11s %7s %6s %5.0f  %s%s%s  %s\n",
            count_text(n, sizeof n, e, "instructions"), 100 * num(e, "share"),
            count_text(it, sizeof it, e, "iterations"),
-           count_text(a, sizeof a, e, "memory_accesses"), num(e, "depth"),
+           count_text(a, sizeof a, e, "memory_accesses"),
+           bytes_or_na(f, sizeof f, e, "footprint_bytes"),
+           fixed_or_na(h, sizeof h, e, "entropy", 2),
+           fixed_or_na(p, sizeof p, e, "ilp", 2), num(e, "depth"),
            str(e, "function"), has(e, "inlined_into") ? " in " : "",
            has(e, "inlined_into") ? str(e, "inlined_into") : "", where);
   }
@@ -538,15 +551,6 @@ static void show_intervals(json_object *v) {
          num(iv, "start"), num(iv, "end"));
   show_spread(json_at(iv, "read_bytes_per_second"), "read bandwidth");
   show_spread(json_at(iv, "write_bytes_per_second"), "write bandwidth");
-}
-
-/* A number of the view with `digits` decimals, or n/a. */
-static const char *fixed_or_na(char *buf, size_t n, json_object *e,
-                               const char *key, int digits) {
-  if (!has(e, key))
-    return "n/a";
-  snprintf(buf, n, "%.*f", digits, num(e, key));
-  return buf;
 }
 
 static void show_interval_series(json_object *v) {

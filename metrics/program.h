@@ -165,6 +165,10 @@ struct program_block_source {
 struct program {
   const struct program_block *blocks;
   const struct program_function *functions;
+  /* Per block its innermost loop, and the loops: NULL when the program
+   * does not say (the schedules then keep no per-loop results). */
+  const struct program_block_source *block_sources;
+  const struct program_loop *loops;
 };
 
 /* LLVM name of an opcode number, NULL when it is not one. */

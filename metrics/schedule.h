@@ -30,6 +30,10 @@ struct sched_config {
    * 2^32).  The results do not depend on it; tests lower it to make
    * entries widen in the middle of a stream. */
   uint64_t narrow_limit;
+  /* Results per loop as well (sched_loop_result; the program must name
+   * its loops): every instruction counts for its innermost loop and each
+   * loop around it. */
+  int loops;
 };
 
 struct sched;
@@ -86,6 +90,12 @@ void par_merge(struct par_result *dst, const struct par_result *src);
 void sched_thread_result(const struct sched *s, struct par_result *out);
 void sched_function_result(const struct sched *s, uint32_t function,
                            struct par_result *out);
+/* One loop (global id) with the same span definition over its
+ * instructions and its inner loops' (not those of the functions it
+ * calls), PBBLP over its blocks and its inner loops'; holds nothing when
+ * the loop never ran in this thread or the config has no loops. */
+void sched_loop_result(const struct sched *s, uint32_t loop,
+                       struct par_result *out);
 
 /* PBBLP of one global block in this thread: 0 when the block never ran or
  * is omitted (only index updates and branches), else 1 with its instance

@@ -55,6 +55,17 @@ struct sched *sched_new(const struct sched_config *config,
   return s;
 }
 
+/* Frees n scope states (functions', loops'). */
+static void scopes_free(struct fn_state **array, uint32_t n) {
+  for (uint32_t f = 0; f < n; f++)
+    if (array[f]) {
+      free(array[f]->cat);
+      free(array[f]->op);
+      free(array[f]);
+    }
+  free(array);
+}
+
 void sched_free(struct sched *s) {
   if (!s)
     return;
@@ -62,15 +73,11 @@ void sched_free(struct sched *s) {
     free(s->blocks[b].last_end);
     free(s->blocks[b].op_off);
     free(s->blocks[b].uops);
+    free(s->blocks[b].nest);
   }
   free(s->blocks);
-  for (uint32_t f = 0; f < s->n_fns; f++)
-    if (s->fns[f]) {
-      free(s->fns[f]->cat);
-      free(s->fns[f]->op);
-      free(s->fns[f]);
-    }
-  free(s->fns);
+  scopes_free(s->fns, s->n_fns);
+  scopes_free(s->loops, s->n_loops);
   free(s->frames);
   free(s->vals);
   sched_memory_free(s);
@@ -173,18 +180,21 @@ static void claim_block(struct sched *s, struct block_state *b) {
   }
 }
 
-/* The schedule state of function fn, created at its first use. */
-static struct fn_state *fn_state(struct sched *s, uint32_t fn) {
-  if (fn >= s->n_fns) {
-    size_t cap = s->n_fns;
-    struct fn_state **f = sched_grow(s->fns, &cap, (size_t)fn + 1, sizeof *f);
+/* The schedule state of scope id (a function, a loop) in a growing array
+ * of them, created at its first use. */
+static struct fn_state *scope_state(const struct sched *s,
+                                    struct fn_state ***array, uint32_t *n,
+                                    uint32_t id) {
+  if (id >= *n) {
+    size_t cap = *n;
+    struct fn_state **f = sched_grow(*array, &cap, (size_t)id + 1, sizeof *f);
     if (!f)
       return NULL;
-    s->fns = f;
-    s->n_fns = (uint32_t)cap;
+    *array = f;
+    *n = (uint32_t)cap;
   }
-  if (s->fns[fn])
-    return s->fns[fn];
+  if ((*array)[id])
+    return (*array)[id];
   struct fn_state *f = calloc(1, sizeof *f);
   size_t nw = s->cfg.n_windows ? s->cfg.n_windows : 1;
   if (!f || !(f->cat = calloc(nw * PISA_CAT_COUNT, sizeof *f->cat)) ||
@@ -194,7 +204,28 @@ static struct fn_state *fn_state(struct sched *s, uint32_t fn) {
     free(f);
     return NULL;
   }
-  return s->fns[fn] = f;
+  return (*array)[id] = f;
+}
+
+/* With per-loop results, block b's loop states, innermost first (parents
+ * have smaller ids, so the walk ends); 0, or -1 when memory ran out. */
+static int block_nest(struct sched *s, struct block_state *b, uint32_t id) {
+  const struct program *p = s->program;
+  if (!s->cfg.loops || !p->block_sources || !p->loops)
+    return 0;
+  uint32_t depth = 0;
+  for (uint32_t l = p->block_sources[id].loop; l != PROGRAM_NONE;
+       l = p->loops[l].parent)
+    depth++;
+  if (!depth)
+    return 0;
+  if (!(b->nest = calloc(depth, sizeof *b->nest)))
+    return -1;
+  for (uint32_t l = p->block_sources[id].loop; l != PROGRAM_NONE;
+       l = p->loops[l].parent)
+    if (!(b->nest[b->n_nest++] = scope_state(s, &s->loops, &s->n_loops, l)))
+      return -1;
+  return 0;
 }
 
 static struct block_state *block_state(struct sched *s, uint32_t id) {
@@ -213,12 +244,14 @@ static struct block_state *block_state(struct sched *s, uint32_t id) {
   const struct program_block *pb = &s->program->blocks[id];
   b->pb = pb;
   b->entry = id == s->program->functions[pb->function].first_block;
-  b->fs = fn_state(s, pb->source);
+  b->fs = scope_state(s, &s->fns, &s->n_fns, pb->source);
   b->last_end = calloc(pb->n_sites ? pb->n_sites : 1, sizeof *b->last_end);
-  if (b->fs && b->last_end && decode_block(s, b) == 0) {
+  if (b->fs && b->last_end && !block_nest(s, b, id) &&
+      decode_block(s, b) == 0) {
     claim_block(s, b);
     return b;
   }
+  free(b->nest);
   free(b->last_end);
   free(b->op_off);
   free(b->uops);

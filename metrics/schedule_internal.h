@@ -24,7 +24,7 @@ struct span {
   uint64_t max, span;
 };
 
-struct fn_state {
+struct fn_state { /* counts first: sched_loop_result clears up to total */
   uint64_t n, n_op[PISA_OPCODE_MAX];
   uint64_t n_cat[PISA_CAT_COUNT];      /* by program_instr.category */
   uint64_t accesses[2], contiguous[2]; /* load, store */
@@ -48,6 +48,10 @@ struct block_state {
   /* Its source function's state: inlined code counts for the inlined
    * function, as in every other family (program_block.source). */
   struct fn_state *fs;
+  /* With per-loop results: the states of its innermost loop and of each
+   * loop around it (spans rise up the nest; counts go to the first). */
+  struct fn_state **nest;
+  uint32_t n_nest;
   int entry;         /* its function's entry block */
   int pbblp_counted; /* not only index updates and branches */
   /* No other source function runs its opcodes and categories: the
@@ -90,6 +94,8 @@ struct sched {
   uint32_t n_blocks;
   struct fn_state **fns;
   uint32_t n_fns;
+  struct fn_state **loops; /* per loop (global id), with cfg.loops */
+  uint32_t n_loops;
 
   struct frame *frames;
   size_t depth, frame_cap;

@@ -3,6 +3,7 @@
  * their merging, and their JSON. */
 #include "schedule_internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* ---- Results ------------------------------------------------------- */
@@ -83,12 +84,27 @@ static void fill_scope(const struct sched *s, struct par_result *r, uint64_t n,
   ratio_add(&r->dlp2, dlp2 / (double)n, n);
 }
 
+/* Which blocks a scope's PBBLP is the mean over. */
+enum scope_kind { SCOPE_THREAD, SCOPE_FUNCTION, SCOPE_LOOP };
+
+/* Whether block state b is in scope `id` of `kind` (a loop: in it or in a
+ * loop inside it, as its nest says). */
+static int in_scope(const struct sched *s, const struct block_state *b,
+                    enum scope_kind kind, uint32_t id) {
+  if (kind == SCOPE_FUNCTION)
+    return b->pb->source == id;
+  for (uint32_t l = 0; kind == SCOPE_LOOP && l < b->n_nest; l++)
+    if (b->nest[l] == s->loops[id])
+      return 1;
+  return kind == SCOPE_THREAD;
+}
+
 static void pbblp_of(const struct sched *s, struct par_result *r,
-                     uint32_t function, int all) {
+                     enum scope_kind kind, uint32_t id) {
   for (uint32_t b = 0; b < s->n_blocks; b++) {
     uint64_t instances, levels;
     if (sched_block_pbblp(s, b, &instances, &levels) &&
-        (all || s->blocks[b].pb->source == function))
+        in_scope(s, &s->blocks[b], kind, id))
       ratio_add(&r->pbblp, ratio(instances, levels), instances);
   }
 }
@@ -136,7 +152,7 @@ void sched_thread_result(const struct sched *s, struct par_result *out) {
   ratio_add(&out->bblp, ratio(s->n, s->cycles[s->cfg.n_windows]), s->n);
   ratio_add(&out->bblp_smart, ratio(s->n, s->cycles[s->cfg.n_windows + 1]),
             s->n);
-  pbblp_of(s, out, 0, 1);
+  pbblp_of(s, out, SCOPE_THREAD, 0);
 }
 
 void sched_progress(const struct sched *s, unsigned window,
@@ -145,10 +161,11 @@ void sched_progress(const struct sched *s, unsigned window,
   *cycles = s->cycles[window];
 }
 
-void sched_function_result(const struct sched *s, uint32_t function,
-                           struct par_result *out) {
+/* The result of scope f (a function's or a loop's state, id its id). */
+static void scope_result(const struct sched *s, const struct fn_state *f,
+                         enum scope_kind kind, uint32_t id,
+                         struct par_result *out) {
   par_init(out, &s->cfg);
-  const struct fn_state *f = function < s->n_fns ? s->fns[function] : NULL;
   if (!f || !f->n)
     return;
   out->untracked = s->untracked; /* its thread's: conservatively */
@@ -162,7 +179,51 @@ void sched_function_result(const struct sched *s, uint32_t function,
   ratio_add(&out->bblp, ratio(f->n, f->total[s->cfg.n_windows].span), f->n);
   ratio_add(&out->bblp_smart, ratio(f->n, f->total[s->cfg.n_windows + 1].span),
             f->n);
-  pbblp_of(s, out, function, 0);
+  pbblp_of(s, out, kind, id);
+}
+
+void sched_function_result(const struct sched *s, uint32_t function,
+                           struct par_result *out) {
+  scope_result(s, function < s->n_fns ? s->fns[function] : NULL, SCOPE_FUNCTION,
+               function, out);
+}
+
+/* Whether loop `inner` is loop `outer` or inside it (parents have smaller
+ * ids). */
+static int loop_within(const struct program *p, uint32_t inner,
+                       uint32_t outer) {
+  while (inner != PROGRAM_NONE && inner > outer)
+    inner = p->loops[inner].parent;
+  return inner == outer;
+}
+
+/* Into `into`: the counts of loop state f (its innermost instructions'). */
+static void add_counts(struct fn_state *into, const struct fn_state *f) {
+  into->n += f->n;
+  for (unsigned o = 0; o < PISA_OPCODE_MAX; o++)
+    into->n_op[o] += f->n_op[o];
+  for (unsigned c = 0; c < PISA_CAT_COUNT; c++)
+    into->n_cat[c] += f->n_cat[c];
+  for (unsigned k = 0; k < 2; k++) {
+    into->accesses[k] += f->accesses[k];
+    into->contiguous[k] += f->contiguous[k];
+  }
+}
+
+void sched_loop_result(const struct sched *s, uint32_t loop,
+                       struct par_result *out) {
+  const struct fn_state *f = loop < s->n_loops ? s->loops[loop] : NULL;
+  if (!f) {
+    par_init(out, &s->cfg);
+    return;
+  }
+  /* its spans, and the counts of its instructions and its inner loops' */
+  struct fn_state all = *f;
+  memset(&all, 0, offsetof(struct fn_state, total));
+  for (uint32_t l = loop; l < s->n_loops; l++)
+    if (s->loops[l] && loop_within(s->program, l, loop))
+      add_counts(&all, s->loops[l]);
+  scope_result(s, &all, SCOPE_LOOP, loop, out);
 }
 
 /* ---- JSON ---------------------------------------------------------- */

@@ -20,6 +20,68 @@ static inline void span_add(struct span *sp, uint64_t issue) {
   sp->span += higher;
 }
 
+/* What an instruction of opcode op and category cat issued at issue[]
+ * adds to a scope (its function, a loop around it): its spans and
+ * counts. */
+static ALWAYS_INLINE void scope_add(struct fn_state *fs, const uint64_t *issue,
+                                    unsigned op, unsigned cat,
+                                    const unsigned NW, const int BB) {
+  for (unsigned w = 0; w < NW; w++) {
+    span_add(&fs->total[w], issue[w]);
+    span_add(&fs->cat[w * PISA_CAT_COUNT + cat], issue[w]);
+    span_add(&fs->op[w * PISA_OPCODE_MAX + op], issue[w]);
+  }
+  if (BB)
+    for (unsigned i = NW; i < NW + 2; i++)
+      span_add(&fs->total[i], issue[i]);
+  fs->n_op[op]++;
+  fs->n_cat[cat]++;
+}
+
+/* Span i of kind `kind` (0 total, 1 category, 2 opcode) of a scope. */
+static ALWAYS_INLINE struct span *scope_span(struct fn_state *f, unsigned kind,
+                                             size_t i) {
+  return kind == 0 ? &f->total[i] : kind == 1 ? &f->cat[i] : &f->op[i];
+}
+
+/* Span i of kind `kind` of the loops of a nest (innermost first), for an
+ * issue cycle: a loop's instructions include its inner loops', so its
+ * highest issue is never below theirs, and an issue that sets no new high
+ * in a loop sets none in the loops around it.  Usually one comparison. */
+static ALWAYS_INLINE void nest_span_add(struct fn_state *const *nest,
+                                        uint32_t n, unsigned kind, size_t i,
+                                        uint64_t issue) {
+  for (uint32_t l = 0; l < n; l++) {
+    struct span *sp = scope_span(nest[l], kind, i);
+    if (issue <= sp->max)
+      return;
+    sp->max = issue;
+    sp->span++;
+  }
+}
+
+/* What an instruction adds to the n loops of its block's nest: the spans
+ * up the nest as far as they rise; the counts to the innermost loop only
+ * (a loop's counts are its own and its inner loops' added up when its
+ * result is read, schedule_result.c). */
+static ALWAYS_INLINE void nest_add(struct fn_state *const *nest, uint32_t n,
+                                   const uint64_t *issue, unsigned op,
+                                   unsigned cat, const unsigned NW,
+                                   const int BB) {
+  if (!n)
+    return;
+  for (unsigned w = 0; w < NW; w++) {
+    nest_span_add(nest, n, 0, w, issue[w]);
+    nest_span_add(nest, n, 1, w * PISA_CAT_COUNT + cat, issue[w]);
+    nest_span_add(nest, n, 2, w * PISA_OPCODE_MAX + op, issue[w]);
+  }
+  if (BB)
+    for (unsigned i = NW; i < NW + 2; i++)
+      nest_span_add(nest, n, 0, i, issue[i]);
+  nest[0]->n_op[op]++;
+  nest[0]->n_cat[cat]++;
+}
+
 /* The state one instance updates at every instruction, held in locals
  * while it runs (writes through value and memory pointers cannot alias
  * them). */
@@ -32,6 +94,8 @@ struct hot {
   uint64_t floor[SCHED_MAX_WINDOWS];
   uint32_t ring_pos[SCHED_MAX_WINDOWS];
   uint64_t n;
+  struct fn_state *const *nest; /* the block's loops (block_state) */
+  uint32_t n_nest;
 };
 
 /* A dependency on the value produced by the instance of tag (seq, block,
@@ -105,9 +169,6 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
       span_add(&s->cat[w * PISA_CAT_COUNT + cat], t);
       span_add(&s->op[w * PISA_OPCODE_MAX + op], t);
     }
-    span_add(&fs->total[w], t);
-    span_add(&fs->cat[w * PISA_CAT_COUNT + cat], t);
-    span_add(&fs->op[w * PISA_OPCODE_MAX + op], t);
   }
   if (BB)
     for (unsigned v = 0; v < 2; v++) {
@@ -117,8 +178,9 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
       h->bb_prev[v] = t;
       issue[i] = t;
       h->cycles[i] = t > h->cycles[i] ? t : h->cycles[i];
-      span_add(&fs->total[i], t);
     }
+  scope_add(fs, issue, op, cat, NW, BB);
+  nest_add(h->nest, h->n_nest, issue, op, cat, NW, BB);
 
   /* The value it produces. */
   uint64_t *__restrict out = h->frame + u->out;
@@ -160,24 +222,28 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
 
   h->n++;
   s->n_op[op]++;
-  fs->n_op[op]++;
   s->n_cat[cat]++;
-  fs->n_cat[cat]++;
 }
 
-/* DLP2: whether a load or store continues where its previous access ended. */
-static void contiguity(struct sched *s, struct block_state *b, uint32_t site,
-                       const struct program_instr *in, uint64_t addr,
-                       uint32_t size) {
+/* DLP2: whether a load or store continues where its previous access ended.
+ * Inline: it runs at every load and store. */
+static ALWAYS_INLINE void contiguity(struct sched *s, struct block_state *b,
+                                     uint32_t site,
+                                     const struct program_instr *in,
+                                     uint64_t addr, uint32_t size) {
   int k = in->opcode == 32 ? 0 : in->opcode == 33 ? 1 : -1;
   if (k < 0)
     return;
   int hit = b->last_end[site] == addr && addr;
   b->last_end[site] = addr + size;
   s->accesses[k]++;
-  b->fs->accesses[k]++;
   s->contiguous[k] += hit;
+  b->fs->accesses[k]++;
   b->fs->contiguous[k] += hit;
+  if (b->n_nest) { /* the innermost loop's: counts add up the nest */
+    b->nest[0]->accesses[k]++;
+    b->nest[0]->contiguous[k] += hit;
+  }
 }
 
 /* One access of the instruction, with its memory entry. */
@@ -216,8 +282,9 @@ static ALWAYS_INLINE size_t site_accesses(struct sched *s,
 
 /* Writes the instance's hot state back. */
 static ALWAYS_INLINE void store_hot(struct sched *s, struct frame *fr,
-                                    struct fn_state *fs, const struct hot *h,
-                                    const unsigned S, const unsigned NW) {
+                                    const struct block_state *b,
+                                    const struct hot *h, const unsigned S,
+                                    const unsigned NW) {
   fr->level = h->level;
   fr->wrote = h->wrote;
   fr->late = h->late;
@@ -230,7 +297,9 @@ static ALWAYS_INLINE void store_hot(struct sched *s, struct frame *fr,
     s->ring_pos[w] = h->ring_pos[w];
   }
   s->n += h->n;
-  fs->n += h->n;
+  b->fs->n += h->n;
+  if (b->n_nest)
+    b->nest[0]->n += h->n;
 }
 
 /* Runs the top frame's block from its cursor over the sites instance i of
@@ -260,6 +329,8 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
   h.bb_prev[0] = fr->bb_prev[0];
   h.bb_prev[1] = fr->bb_prev[1];
   h.n = 0;
+  h.nest = b->nest;
+  h.n_nest = b->n_nest;
   for (unsigned c = 0; c < S; c++)
     h.cycles[c] = s->cycles[c];
   for (unsigned w = 0; w < NW; w++) {
@@ -290,7 +361,7 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
   }
   fr->cursor = k;
   fr->site = site_i;
-  store_hot(s, fr, fs, &h, S, NW);
+  store_hot(s, fr, b, &h, S, NW);
   if (k < n_instrs || !s->in_segment)
     return;
   s->in_segment = 0;

@@ -283,14 +283,27 @@ static void by_accesses(json_object *v, json_object *e, double total) {
   function_view(v, e, total, metrics_accesses(e));
 }
 
-/* A loop (deep mode): where it is, how often it ran, its share. */
+/* An array's first element, NULL for none. */
+static json_object *first_of(json_object *list) {
+  return json_object_is_type(list, json_type_array) &&
+                 json_object_array_length(list)
+             ? json_object_array_get_idx(list, 0)
+             : NULL;
+}
+
+/* A loop (deep mode): where it is, how often it ran, its share, and
+ * (when the run measured them) its entropy of byte addresses and the ILP
+ * of the first window (unlimited by default). */
 static void loop_view(json_object *v, json_object *e, double total) {
   static const char *const Fields[] = {
       "id",           "parent",  "depth", "function",
       "inlined_into", "file",    "line",  "last_line",
       "iterations",   "entries", NULL};
+  double h0;
   add_fields(v, e, Fields);
   add_volume(v, e, total);
+  add(v, "entropy", metrics_entropy(e, 0, &h0) ? number(h0) : NULL);
+  add(v, "ilp", number_at(first_of(json_at(e, "ilp")), "ilp"));
 }
 
 /* A source line (deep mode). */
@@ -329,14 +342,6 @@ static void rank_view(json_object *v, json_object *e, double total) {
   add(v, "mpi_calls", calls ? count(n) : NULL);
   add(v, "bytes_sent", number_at(e, "mpi/sent/bytes"));
   add(v, "bytes_received", number_at(e, "mpi/received/bytes"));
-}
-
-/* An array's first element, NULL for none. */
-static json_object *first_of(json_object *list) {
-  return json_object_is_type(list, json_type_array) &&
-                 json_object_array_length(list)
-             ? json_object_array_get_idx(list, 0)
-             : NULL;
 }
 
 static double accesses_of(json_object *e) {

@@ -331,6 +331,8 @@ int run_check_mode(const struct command_line *cl,
                            "--roi-function");
   if (s->counter && s->object_depth)
     return usage_error(cl, "--objects and --object-depth need deep mode");
+  if (s->counter && s->loop_metrics)
+    return usage_error(cl, "--loop-metrics needs deep mode");
   if (s->counter && s->roi_function)
     return usage_error(cl, "--roi-function needs deep mode; a counter run has "
                            "the regions its PISA_ROI markers make");
@@ -431,6 +433,8 @@ void run_settings_env(const struct run_settings *s, const char *raw_dir,
     child_env_set(env, "PISA_INTERVALS", s->intervals, 1);
   if (s->no_regions)
     child_env_set(env, "PISA_REGIONS", "off", 1);
+  if (s->loop_metrics)
+    child_env_set(env, "PISA_LOOP_METRICS", "1", 1);
   if (s->object_depth) {
     char depth[24];
     snprintf(depth, sizeof depth, "%lu", s->object_depth);

@@ -28,6 +28,7 @@ struct run_settings {
   const char *roi_function;   /* --roi-function GLOB, deep mode */
   int no_regions;             /* --no-regions: deep mode ignores PISA_ROI */
   unsigned long object_depth; /* --objects (depth 2) / --object-depth N */
+  int loop_metrics;           /* --loop-metrics, deep mode */
   const char *intervals;      /* --intervals N|auto|off; NULL: auto */
 };
 

@@ -443,6 +443,49 @@ static void test_loops_twice(void) {
   json_object_put(from);
 }
 
+/* Adds loop l's footprint (bytes, 64-byte blocks), entropy H_0 and H_6
+ * over `refs` references, and ILP at the unlimited window. */
+static void loop_space(json_object *l, int bytes, double h0, double h6,
+                       int refs, double ilp) {
+  char text[512];
+  snprintf(text, sizeof text,
+           "{\"footprint\": {\"bytes\": %d, \"blocks\": {\"64\": %d}}, "
+           "\"memory_entropy\": [%.1f, %.1f], \"ilp\": [{\"window\": 0, "
+           "\"ilp\": %.1f, \"categories\": {}, \"opcodes\": {}}]}",
+           bytes, bytes / 64, h0, h6, ilp);
+  json_object *extra = json_tokener_parse(text);
+  json_object_object_foreach(extra, key, value)
+      json_object_object_add(l, key, json_object_get(value));
+  json_object_put(extra);
+  json_object_object_add(json_at(l, "memory_accesses"), "references",
+                         json_object_new_int(refs));
+}
+
+/* A loop's footprint, entropy and ILP in two ranks (disjoint address
+ * spaces, as for a function): footprints add (4096 + 8192 bytes, 64 + 128
+ * lines); the entropy is that of the union of the two streams, H = p H_a +
+ * (1 - p) H_b + H(p) with p = 1024 / (1024 + 3072) = 1/4 of the
+ * references, H(1/4) = 2/4 + 3/4 log2(4/3); the ILP is weighted by
+ * instructions (50 and 150): (2 * 50 + 4 * 150) / 200 = 3.5. */
+static void test_loops_space_merge(void) {
+  json_object *a[] = {loop(0, -1, 1, "f", 10, 20, 5, 1)};
+  json_object *b[] = {loop(0, -1, 1, "f", 10, 20, 15, 1)};
+  loop_space(a[0], 4096, 10, 4, 1024, 2);
+  loop_space(b[0], 8192, 11, 5, 3072, 4);
+  json_object *into = doc_of("loops", a, 1), *from = doc_of("loops", b, 1);
+  EXPECT(pisa_source_merge(into, from) == 0);
+  json_object *l = loop_at(into, 0);
+  double mix = 0.5 + 0.75 * log2(4.0 / 3);
+  EXPECT_EQ(at(l, "footprint/bytes"), 12288);
+  EXPECT_EQ(at(l, "footprint/blocks/64"), 192);
+  EXPECT_EQ(at(l, "memory_accesses/references"), 4096);
+  EXPECT(near(at(l, "memory_entropy/0"), 0.25 * 10 + 0.75 * 11 + mix));
+  EXPECT(near(at(l, "memory_entropy/1"), 0.25 * 4 + 0.75 * 5 + mix));
+  EXPECT(near(at(l, "ilp/0/ilp"), 3.5));
+  json_object_put(into);
+  json_object_put(from);
+}
+
 static json_object *line(const char *file, int line, int loads) {
   char text[256];
   snprintf(text, sizeof text,
@@ -505,6 +548,7 @@ int main(void) {
   RUN(test_entropy_of_union);
   RUN(test_loops_merge);
   RUN(test_loops_twice);
+  RUN(test_loops_space_merge);
   RUN(test_lines_merge);
   RUN(test_entries_keep_identity);
   RUN(test_histograms_and_classes);

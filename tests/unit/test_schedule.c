@@ -24,7 +24,9 @@ static uint32_t OPS[512], INC[128];        /* slots, (block, slot) pairs */
 static uint32_t OP_VAL[512], INC_VAL[128]; /* the same as handles */
 static uint32_t first_instr[32], instr_fn[256], phi_fn[32], fn_first_phi[8];
 static unsigned nb, ni, ns, np, nops, ninc, nf;
-static const struct program PROGRAM = {B, F};
+static struct program_block_source BS[32]; /* per block its innermost loop */
+static struct program_loop LOOPS[4];
+static const struct program PROGRAM = {B, F, BS, LOOPS};
 
 enum { BR = 2, RET = 1, ADD = 13, FADD = 14, MUL = 17, FMUL = 18 };
 enum { LOAD = 32, STORE = 33, ICMP = 53, CALL = 56 };
@@ -39,6 +41,10 @@ static void reset(void) {
   memset(S, 0, sizeof S);
   memset(P, 0, sizeof P);
   memset(F, 0, sizeof F);
+  memset(LOOPS, 0, sizeof LOOPS);
+  for (unsigned b = 0; b < 32; b++)
+    BS[b] = (struct program_block_source){.loop = PROGRAM_NONE,
+                                          .entry_loop = PROGRAM_NONE};
   nb = ni = ns = np = nops = ninc = nf = 0;
 }
 
@@ -440,6 +446,100 @@ static void test_figure3(void) {
   NEAR(val(&r.dlp2), 1.0);
 }
 
+/* Per loop, the span definition over the loop's instructions: figure 3's
+ * loop (block 1, loop 0) has 6 instructions per iteration issuing at L k,
+ * M k+1, St k+2, A k, C k+1, br k+2; the first iteration sets new highs at
+ * 1, 2, 3, every later one once (St): span n + 2, ILP 6n / (n + 2), less
+ * than the thread's (6n + 2) / (n + 2) by the two instructions outside.
+ * Without cfg.loops no loop has a result. */
+static void test_loop_figure3(void) {
+  const double n = 100;
+  build_figure3(100);
+  LOOPS[0] = (struct program_loop){
+      .parent = PROGRAM_NONE, .header = 1, .preheader = 0, .depth = 1};
+  BS[1].loop = 0;
+  struct sched_config loops = ALL;
+  loops.loops = 1;
+  struct sched *s = run_stream(&loops, 0);
+  struct par_result r;
+  sched_loop_result(s, 0, &r);
+  NEAR(val(&r.win[0].ilp), 6 * n / (n + 2));
+  EXPECT_EQ(r.win[0].ilp.n, 600);
+  sched_free(s);
+  s = run_stream(&ALL, 0);
+  sched_loop_result(s, 0, &r);
+  EXPECT_EQ(r.win[0].ilp.n, 0);
+  EXPECT_EQ(r.bblp.n, 0);
+  sched_free(s);
+}
+
+/* A nest: E: br.  O (outer loop 0): a = add; br.  I (inner loop 1 in 0):
+ * c = add p, p = phi [O: none] [I: c]; br.  X: ret.  Stream E, R times (O,
+ * M times I), X; unlimited window.  Every add a and br issues at 1; c at
+ * 1, 2, ..., M in each inner run (its chain restarts from O).
+ * Inner: 2RM instructions, new highs c = 1..M in the first run only: span
+ * M, ILP 2R.  Outer (inner included, not a sum of the two): a = 1 then the
+ * first run's c = 2..M: span M, 2R(M + 1) instructions, ILP 2R(M + 1)/M.
+ * Adds: inner RM / M = R; outer (R + RM) / M.  Branches issue at 1: span 1.
+ * DLP1 = (ILP_add N_add + ILP_br N_br) / N: inner (R RM + RM RM) / 2RM =
+ * R(M + 1)/2; outer R(M + 1)^2 / (2M).
+ * BBLP, in order per instance: c_j = j, its br j + 1; a 1, O's br 2.  Inner
+ * new highs c 1 then br 2..M+1: span M + 1, 2RM / (M + 1); outer a 1, br 2,
+ * then I's br 3..M+1: span M + 1, 2R(M + 1) / (M + 1) = 2R.  PBBLP: I's
+ * instances chain through c within a run (levels 1..M): RM / M = R; O's are
+ * independent: R / 1; the outer loop's mean (R R + RM R) / (R + RM) = R. */
+static void test_loop_nest(void) {
+  const unsigned R = 3, M = 4;
+  reset();
+  fn("main");
+  blk();
+  ins(BR, 0, 0);
+  blk();
+  ins(ADD, 0, 0);
+  ins(BR, 0, 0);
+  blk();
+  uint32_t p = phi(0, 2);
+  uint32_t c = ins(ADD, 0, 1, p);
+  ins(BR, 0, 0);
+  edge(p, 0, 1, VAL_NONE);
+  edge(p, 1, 2, c);
+  blk();
+  ins(RET, 0, 0);
+  LOOPS[0] = (struct program_loop){
+      .parent = PROGRAM_NONE, .header = 1, .preheader = 0, .depth = 1};
+  LOOPS[1] = (struct program_loop){
+      .parent = 0, .header = 2, .preheader = PROGRAM_NONE, .depth = 2};
+  BS[1].loop = 0;
+  BS[2].loop = 1;
+  nt = 0;
+  ev_block(0);
+  for (unsigned r = 0; r < R; r++) {
+    ev_block(1);
+    for (unsigned m = 0; m < M; m++)
+      ev_block(2);
+  }
+  ev_block(3);
+  struct sched_config loops = ALL;
+  loops.loops = 1;
+  struct sched *s = run_stream(&loops, 0);
+  struct par_result in, out;
+  sched_loop_result(s, 1, &in);
+  sched_loop_result(s, 0, &out);
+  sched_free(s);
+  const double r = R, m = M;
+  NEAR(val(&in.win[0].ilp), 2 * r);
+  NEAR(val(&out.win[0].ilp), 2 * r * (m + 1) / m);
+  EXPECT_EQ(out.win[0].ilp.n, 2 * R * (M + 1));
+  NEAR(val(&in.win[0].op[ADD]), r);
+  NEAR(val(&out.win[0].op[ADD]), (r + r * m) / m);
+  NEAR(val(&in.dlp1), r * (m + 1) / 2);
+  NEAR(val(&out.dlp1), r * (m + 1) * (m + 1) / (2 * m));
+  NEAR(val(&in.bblp), 2 * r * m / (m + 1));
+  NEAR(val(&out.bblp), 2 * r);
+  NEAR(val(&in.pbblp), r);
+  NEAR(val(&out.pbblp), r);
+}
+
 /* The same stream cut into one batch per token (an instance continued over
  * many batches) gives the same schedule. */
 static void test_split_words(void) {
@@ -640,6 +740,8 @@ int main(void) {
   RUN(test_calls);
   RUN(test_phi_edges);
   RUN(test_figure3);
+  RUN(test_loop_figure3);
+  RUN(test_loop_nest);
   RUN(test_split_words);
   RUN(test_dlp);
   RUN(test_pbblp_ssa);
