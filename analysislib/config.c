@@ -4,6 +4,7 @@
  * the run is not measured: the program runs as it would without pisa-char,
  * with its own output and exit status (docs/reliability.md). */
 #include "config.h"
+#include "budget.h"
 #include "pisa/abi.h"
 #include "pisa/live.h"
 #include "pisa/vocabulary.h"
@@ -273,6 +274,7 @@ static void read_config(void) {
   pisa_config.entropy_bits =
       (unsigned)env_number("PISA_ENTROPY_BITS", 0, PISA_MAX_ENTROPY_BITS, 12);
   parse_memory_limit();
+  budget_set_limit(pisa_config.memory_limit);
   parse_windows(getenv("PISA_ILP_WINDOWS"));
   parse_sampling(getenv("PISA_SAMPLE"));
   parse_analysis_threads();

@@ -5,16 +5,23 @@
  * document of it (docs/reliability.md).  By default the interval adapts to
  * what a snapshot costs; PISA_SNAPSHOT_INTERVAL=SECONDS fixes it, =off
  * turns snapshots off.  While a snapshot is built the program's threads
- * wait at their next buffer refill: none of their records is lost. */
+ * wait at their next buffer refill: none of their records is lost.  Under
+ * --memory-limit a snapshot counts against the limit like the analysis
+ * state: it is skipped while the state plus what the last one took would
+ * pass the limit, and what it took is given back to the system. */
 #include "snapshot.h"
+#include "budget.h"
 #include "counter/counter.h"
 #include "rawdoc.h"
 #include "report.h"
 #include "threads.h"
 #include "watchdog.h"
 
+#include <malloc.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NS 1000000000LL
 /* By default: the first snapshot after a second, then one whenever all
@@ -31,15 +38,52 @@ static long long clock_ns(clockid_t clock) {
   return t.tv_sec * NS + t.tv_nsec;
 }
 
+/* What the last snapshot took while it was built (its result document and
+ * the copies it merged), in bytes: the growth of the resident set across
+ * it, before that memory was given back. */
+static uint64_t last_snapshot_bytes;
+
+/* The process's resident set in bytes, 0 when it cannot be read. */
+static uint64_t resident_bytes(void) {
+  unsigned long long size, resident = 0;
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (!f)
+    return 0;
+  if (fscanf(f, "%llu %llu", &size, &resident) != 2)
+    resident = 0;
+  fclose(f);
+  return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* Whether the analysis state and another snapshot the size of the last
+ * would pass --memory-limit (the runtime's budget, metrics/budget.h). */
+static int over_budget(void) {
+  uint64_t limit = budget_limit();
+  return limit && budget_used() + last_snapshot_bytes > limit;
+}
+
 /* Whether allocations may fail: the runtime ran out of memory, or the
  * address space is limited (RLIMIT_AS), where a snapshot's allocation can
  * fail midway and json-c aborts on it.  Without a limit Linux does not
  * fail allocations; it kills the process, which is what snapshots are
- * for. */
+ * for.  Or the memory limit leaves no room for one. */
 static int memory_short(void) {
   struct rlimit as;
-  return pisa_memory_exhausted() ||
+  return pisa_memory_exhausted() || over_budget() ||
          (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY);
+}
+
+/* Builds and writes the deep-mode result as it stands, measuring what
+ * that took and giving it back: freed, the document's many small blocks
+ * would stay in the snapshot thread's heap, resident beside the state. */
+static void deep_snapshot(void) {
+  uint64_t before = resident_bytes();
+  pisa_threads_hold();
+  pisa_write_result(0, 0, PISA_SNAPSHOT_STEM);
+  pisa_threads_release();
+  uint64_t after = resident_bytes();
+  last_snapshot_bytes = after > before ? after - before : 0;
+  malloc_trim(0);
 }
 
 /* Under the list lock, which the final write holds too: after it (the
@@ -52,9 +96,7 @@ static void take_snapshot(void) {
     if (pisa_counter_mode()) {
       pisa_counter_write_result(0, 0, PISA_SNAPSHOT_STEM);
     } else {
-      pisa_threads_hold();
-      pisa_write_result(0, 0, PISA_SNAPSHOT_STEM);
-      pisa_threads_release();
+      deep_snapshot();
     }
   }
   pisa_threads_unlock();
