@@ -774,6 +774,8 @@ static uint64_t instruction_clock(struct pisa_thread *t,
 
 PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
                                       struct event_batch *b) {
+  if (pisa_config.objects)
+    pisa_objects_prepare(t, b);
   if (pisa_config.regions_off) { /* PISA_REGIONS=off */
     b->n_marks = 0;
     return;
@@ -875,12 +877,23 @@ static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
   consume_regions(t, b, fed, PISA_CONSUME_SPACE, fed ? region_space : NULL);
 }
 
+/* The batch's reuse bins at `bytes`-byte lines, NULL when that is not one
+ * of the line sizes. */
+static const uint8_t *line_bins(const struct pisa_thread *t, uint64_t bytes) {
+  for (size_t s = 0; s < pisa_config.n_line_sizes; s++)
+    if (pisa_config.line_sizes[s] == bytes)
+      return t->reuse_bins[s];
+  return NULL;
+}
+
 static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
   const struct event_batch *fed =
       spatial(t, PISA_CONSUME_REUSE, &t->reuse_sample, b);
   int regions = t->regions_open[PISA_CONSUME_REUSE] || b->n_marks;
   t->reuse_counted_to = 0; /* nothing of this batch counted yet */
   int bins = fed && !reuse_histograms(t, fed, regions);
+  if (pisa_config.objects)
+    pisa_objects_reuse(t, b, bins && fed == b ? line_bins(t, 64) : NULL);
   if (pisa_intervals_on())
     pisa_intervals_reuse(t, b, bins);
   consume_regions(t, b, fed, PISA_CONSUME_REUSE, bins ? region_reuse : NULL);

@@ -1,12 +1,14 @@
 /* objects.c: data objects in deep mode (objects.h).  The objects and the
  * map of their live address ranges are process-wide, under one lock: heap
  * events (in each thread's stream order), module registration (globals)
- * and thread starts (stacks) change them.  Each thread counts its accesses
- * per object in its space group, looking the address up in a cached range
- * (the object's, or the gap between objects) that stays valid until the
- * map changes, so a stream through one object takes the lock once.  The
- * thread's own 64-byte reuse engine gives every access its LRU stack
- * distance over the thread's whole stream, binned by the object. */
+ * and thread starts (stacks) change them.  The thread that decodes a batch
+ * names each access's object (before the consumer groups see the batch, so
+ * every group sees the same objects), looking the address up in a cached
+ * range (the object's, or the gap between objects) that stays valid until
+ * the map changes, so a stream through one object takes the lock once.
+ * The space group counts the accesses per object; the reuse group bins
+ * each access's LRU stack distance at 64-byte lines by its object, with
+ * the bins its own 64-byte engine computed anyway when it has one. */
 #include "objects.h"
 #include "locality.h"
 #include "objmap.h"
@@ -17,7 +19,9 @@
 #include <uthash.h>
 
 #define OBJECT_UNKNOWN 0u
-#define OBJECT_LINE_SHIFT 6 /* footprint and reuse at 64-byte lines */
+#define OBJECT_LINE_SHIFT 6       /* footprint and reuse at 64-byte lines */
+#define OBJECT_PAGE_LINES_SHIFT 6 /* a 4 KiB page holds 64 lines */
+#define OBJECT_PAGE_LINES (1u << OBJECT_PAGE_LINES_SHIFT)
 #define OBJECT_TOP_FUNCTIONS 5
 #define NO_INSTRUCTION UINT64_MAX
 
@@ -67,39 +71,55 @@ static struct objmap map;
  * while the version it was read at is current. */
 static _Atomic uint64_t map_version;
 
-/* One thread's counts per object (space group). */
+/* One thread's counts per object (space group).  The lines touched are
+ * kept per 4 KiB page, a bit per 64-byte line: a page's mask is found
+ * once per page the object's accesses move to, not once per line, in a
+ * table 64 times smaller than one of lines.  The accesses of one function
+ * wait in `pending` until the object's accesses come from another. */
 struct object_counts {
   uint64_t accesses, loads, stores, bytes_loaded, bytes_stored;
-  struct u64map lines;           /* 64-byte lines touched */
-  uint64_t reuse[LOCALITY_BINS]; /* at 64-byte lines, cold last */
+  struct u64map pages; /* addr >> 12 -> mask of the lines touched */
+  uint64_t *last_mask; /* the mask of page last_page, or NULL */
+  uint64_t last_page;
+  uint32_t fn; /* the function of the pending accesses */
+  uint64_t pending;
 };
 
-/* A range (an object's, or a gap: OBJMAP_NONE) a thread found recently,
- * with what the next accesses to it save: the last single line counted in
- * it, and the accesses of one function not yet in the touch table.  An
- * empty range (end == base) holds nothing. */
+/* A range (an object's, or a gap) a thread found recently: [base, base +
+ * len), so that a probe is one subtraction and one compare.  An empty
+ * range (len 0) holds nothing. */
 struct cached_range {
-  struct objmap_range range;
+  uint64_t base, len;
   uint32_t object; /* OBJECT_UNKNOWN for a gap */
-  uint32_t fn;     /* the function of the pending accesses */
-  uint64_t pending;
-  uint64_t last_line;
+};
+
+/* One thread's reuse bins per object at 64-byte lines (reuse group). */
+struct object_reuse {
+  uint64_t bins[LOCALITY_BINS]; /* cold last */
 };
 
 /* Ranges cached per thread: a loop streaming through a few arrays at once
  * (triad's three) finds each in the cache. */
 #define OBJECT_CACHE 4
 
+/* A thread's object state, in three parts that three threads may use at
+ * once: the decoding thread's (the lookup), the space group's (counts)
+ * and the reuse group's (reuse bins). */
 struct pisa_thread_objects {
-  struct object_counts *counts;
-  uint32_t capacity;
-  struct u64map touch; /* object << 32 | source function -> accesses */
+  /* decoding thread */
   struct cached_range cache[OBJECT_CACHE];
   uint64_t cache_version; /* the map version the cache was filled at */
   unsigned next_victim;
-  uint64_t instructions;      /* of the blocks entered so far */
-  struct reuse_engine *reuse; /* 64-byte lines, the thread's stream */
-  uint8_t *bins;              /* per access of the batch */
+  uint64_t instructions; /* of the blocks entered so far */
+  /* space group */
+  struct object_counts *counts;
+  uint32_t capacity;
+  struct u64map touch; /* object << 32 | source function -> accesses */
+  /* reuse group */
+  struct object_reuse *reuse;
+  uint32_t reuse_capacity;
+  struct reuse_engine *engine; /* 64-byte lines, when the group has none */
+  uint8_t *bins;               /* per access of the batch */
   size_t bins_capacity;
 };
 
@@ -122,7 +142,9 @@ static uint32_t object_new(uint8_t kind) {
   objects[n_objects] = (struct object){.kind = kind,
                                        .first_allocation = NO_INSTRUCTION,
                                        .last_free = NO_INSTRUCTION};
-  return n_objects++;
+  /* read without the lock by the consumer groups (objects_known) */
+  __atomic_store_n(&n_objects, n_objects + 1, __ATOMIC_RELEASE);
+  return n_objects - 1;
 }
 
 /* Object 0 is `unknown`. */
@@ -299,37 +321,31 @@ static struct pisa_thread_objects *thread_objects(struct pisa_thread *t) {
   return t->objects;
 }
 
-static struct object_counts *counts_of(struct pisa_thread_objects *o,
-                                       uint32_t id) {
-  if (id >= o->capacity) {
-    uint32_t cap = o->capacity ? 2 * o->capacity : 64;
-    while (cap <= id)
-      cap *= 2;
-    struct object_counts *c = realloc(o->counts, cap * sizeof *c);
-    if (!c) {
-      pisa_out_of_memory();
-      return NULL;
-    }
-    memset(c + o->capacity, 0, (cap - o->capacity) * sizeof *c);
-    o->counts = c;
-    o->capacity = cap;
+/* A per-object array of `size`-byte entries grown (new entries 0) to hold
+ * every object that exists now, so every object a batch names (the batch
+ * was named before a group sees it); -1 when memory ran out. */
+static int per_object(void **array, uint32_t *capacity, size_t size) {
+  uint32_t known = __atomic_load_n(&n_objects, __ATOMIC_ACQUIRE);
+  if (known <= *capacity)
+    return 0;
+  uint32_t cap = *capacity ? 2 * *capacity : 64;
+  while (cap < known)
+    cap *= 2;
+  char *a = realloc(*array, cap * size);
+  if (!a) {
+    pisa_out_of_memory();
+    return -1;
   }
-  return &o->counts[id];
+  memset(a + *capacity * size, 0, (cap - *capacity) * size);
+  *array = a;
+  *capacity = cap;
+  return 0;
 }
 
-/* The entry's pending accesses into the touch table. */
-static void touch_flush(struct pisa_thread_objects *o, struct cached_range *c) {
-  uint64_t key = (uint64_t)c->object << 32 | c->fn;
-  uint64_t *n = c->pending ? u64map_slot(&o->touch, key) : NULL;
-  if (n)
-    *n += c->pending;
-  c->pending = 0;
-}
+/* ---- Naming each access's object (the decoding thread) ------------------ */
 
-/* Empties the cache (the map changed, or the counts are read). */
+/* Empties the cache (the map changed). */
 static void cache_clear(struct pisa_thread_objects *o) {
-  for (unsigned i = 0; i < OBJECT_CACHE; i++)
-    touch_flush(o, &o->cache[i]);
   memset(o->cache, 0, sizeof o->cache);
 }
 
@@ -337,52 +353,122 @@ static void cache_clear(struct pisa_thread_objects *o) {
 static struct cached_range *cache_fill(struct pisa_thread_objects *o,
                                        uint64_t addr) {
   struct cached_range *c = &o->cache[o->next_victim++ % OBJECT_CACHE];
-  touch_flush(o, c);
   pthread_mutex_lock(&objects_lock);
-  c->range = objmap_lookup(&map, addr);
+  struct objmap_range r = objmap_lookup(&map, addr);
   o->cache_version = atomic_load_explicit(&map_version, memory_order_relaxed);
   pthread_mutex_unlock(&objects_lock);
-  c->object = c->range.object == OBJMAP_NONE ? OBJECT_UNKNOWN : c->range.object;
-  c->last_line = UINT64_MAX;
+  *c = (struct cached_range){r.base, r.end - r.base,
+                             r.object == OBJMAP_NONE ? OBJECT_UNKNOWN
+                                                     : r.object};
   return c;
 }
 
-/* The cached range that holds addr: found in the cache while the map has
- * not changed since it was filled, else looked up. */
-static struct cached_range *cached(struct pisa_thread_objects *o,
-                                   uint64_t addr) {
+/* The object of addr: found in the cache, else looked up. */
+static uint32_t object_at(struct pisa_thread_objects *o, uint64_t addr) {
+  for (unsigned i = 0; i < OBJECT_CACHE; i++)
+    if (addr - o->cache[i].base < o->cache[i].len)
+      return o->cache[i].object;
+  return cache_fill(o, addr)->object;
+}
+
+/* The objects of accesses [a, end) of b.  The cache is valid while the
+ * map has not changed since it was filled: checked once per call, as a
+ * change by another thread (which this thread's stream is not ordered
+ * with) may as well come after these accesses. */
+static void name_objects(struct pisa_thread_objects *o, struct event_batch *b,
+                         size_t a, size_t end) {
   uint64_t v = atomic_load_explicit(&map_version, memory_order_acquire);
   if (v != o->cache_version)
     cache_clear(o);
-  for (unsigned i = 0; i < OBJECT_CACHE; i++) {
-    struct cached_range *c = &o->cache[i];
-    if (addr - c->range.base < c->range.end - c->range.base)
-      return c;
-  }
-  return cache_fill(o, addr);
+  for (; a < end; a++)
+    b->object[a] = object_at(o, b->addr[a]);
 }
 
-/* The 64-byte lines of [addr, addr + size) into the object's footprint;
- * a repeat of the range's last single line is known. */
-static void add_lines(struct cached_range *r, struct object_counts *c,
-                      uint64_t addr, uint64_t size) {
+static void apply_heap_event(struct pisa_thread_objects *o,
+                             const struct heap_event *e) {
+  pthread_mutex_lock(&objects_lock);
+  heap_event_locked(e, o->instructions);
+  pthread_mutex_unlock(&objects_lock);
+}
+
+/* Room for an object id per access of b in b->object; -1 when memory ran
+ * out. */
+static int object_room(struct event_batch *b) {
+  size_t n = b->n_accesses ? b->n_accesses : 1;
+  if (n <= b->object_capacity)
+    return 0;
+  uint32_t *ids = realloc(b->object, n * sizeof *ids);
+  if (!ids)
+    return -1;
+  b->object = ids;
+  b->object_capacity = n;
+  return 0;
+}
+
+PISA_HIDDEN void pisa_objects_prepare(struct pisa_thread *t,
+                                      struct event_batch *b) {
+  struct pisa_thread_objects *o = thread_objects(t);
+  if (!o || object_room(b)) {
+    pisa_out_of_memory();
+    return;
+  }
+  size_t e = 0;
+  for (size_t i = 0; i < b->n_instances; i++) {
+    const struct program_block *pb = &pisa_blocks[b->block[i]];
+    if ((b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED)
+      o->instructions += pb->n_instrs;
+    size_t a = b->first_access[i], end = b->first_access[i + 1];
+    for (; e < b->n_heap && b->heap[e].instance <= i; e++) {
+      size_t at = b->heap[e].access < end ? b->heap[e].access : end;
+      name_objects(o, b, a, at);
+      a = at > a ? at : a;
+      apply_heap_event(o, &b->heap[e]);
+    }
+    name_objects(o, b, a, end);
+  }
+  for (; e < b->n_heap; e++)
+    apply_heap_event(o, &b->heap[e]);
+}
+
+/* ---- A thread's counts (its space group) --------------------------------- */
+
+/* The object's pending accesses into the touch table. */
+static void touch_flush(struct pisa_thread_objects *o, uint32_t id,
+                        struct object_counts *c) {
+  uint64_t key = (uint64_t)id << 32 | c->fn;
+  uint64_t *n = c->pending ? u64map_slot(&o->touch, key) : NULL;
+  if (n)
+    *n += c->pending;
+  c->pending = 0;
+}
+
+/* The 64-byte lines of [addr, addr + size) into the object's pages; an
+ * access within one line of the last page needs no lookup. */
+static void add_lines(struct object_counts *c, uint64_t addr, uint64_t size) {
   uint64_t first = addr >> OBJECT_LINE_SHIFT,
            last = (addr + (size ? size - 1 : 0)) >> OBJECT_LINE_SHIFT;
-  if (first == last && first == r->last_line)
+  if (first == last && c->last_mask &&
+      first >> OBJECT_PAGE_LINES_SHIFT == c->last_page) {
+    *c->last_mask |= UINT64_C(1) << (first & (OBJECT_PAGE_LINES - 1));
     return;
-  for (uint64_t l = first; l <= last && l >= first; l++)
-    if (!u64map_slot(&c->lines, l))
-      return;
-  r->last_line = first == last ? first : UINT64_MAX;
+  }
+  for (uint64_t l = first; l <= last && l >= first; l++) {
+    uint64_t page = l >> OBJECT_PAGE_LINES_SHIFT;
+    if (!c->last_mask || page != c->last_page) {
+      uint64_t *mask = u64map_slot(&c->pages, page);
+      if (!mask)
+        return;
+      c->last_mask = mask;
+      c->last_page = page;
+    }
+    *c->last_mask |= UINT64_C(1) << (l & (OBJECT_PAGE_LINES - 1));
+  }
 }
 
-static void count_access(struct pisa_thread_objects *o, uint32_t fn,
-                         uint64_t addr, uint64_t size, uint8_t kind,
-                         const uint8_t *bin) {
-  struct cached_range *r = cached(o, addr);
-  struct object_counts *c = counts_of(o, r->object);
-  if (!c)
-    return;
+static void count_access(struct pisa_thread_objects *o, uint32_t id,
+                         uint32_t fn, uint64_t addr, uint64_t size,
+                         uint8_t kind) {
+  struct object_counts *c = &o->counts[id];
   c->accesses++;
   if (kind & ACCESS_READS) {
     c->loads++;
@@ -392,75 +478,66 @@ static void count_access(struct pisa_thread_objects *o, uint32_t fn,
     c->stores++;
     c->bytes_stored += size;
   }
-  add_lines(r, c, addr, size);
-  if (bin)
-    c->reuse[*bin < LOCALITY_FINITE_BINS ? *bin : LOCALITY_COLD_INDEX]++;
-  if (r->fn != fn)
-    touch_flush(o, r);
-  r->fn = fn;
-  r->pending++;
+  add_lines(c, addr, size);
+  if (c->fn != fn) {
+    touch_flush(o, id, c);
+    c->fn = fn;
+  }
+  c->pending++;
 }
 
-/* Accesses [a, end) of b, made by function fn; bins: their 64-byte reuse
- * bins, NULL without the reuse family. */
-static void count_accesses(struct pisa_thread_objects *o,
-                           const struct event_batch *b, size_t a, size_t end,
-                           uint32_t fn, const uint8_t *bins) {
-  for (; a < end; a++)
-    count_access(o, fn, b->addr[a], b->size[a], b->kind[a],
-                 bins ? &bins[a] : NULL);
+PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
+                                      const struct event_batch *b) {
+  struct pisa_thread_objects *o = t->objects;
+  if (!o || !b->object ||
+      per_object((void **)&o->counts, &o->capacity, sizeof *o->counts))
+    return;
+  for (size_t i = 0; i < b->n_instances; i++) {
+    uint32_t fn = pisa_blocks[b->block[i]].source;
+    for (size_t a = b->first_access[i]; a < b->first_access[i + 1]; a++)
+      count_access(o, b->object[a], fn, b->addr[a], b->size[a], b->kind[a]);
+  }
 }
+
+/* ---- A thread's reuse per object (its reuse group) ------------------------
+ */
 
 static int reuse_on(void) {
   return (pisa_config.families & PISA_FAMILY(REUSE)) != 0;
 }
 
-/* The reuse bins of b's accesses in o->bins; -1 when memory ran out. */
-static int reuse_bins(struct pisa_thread_objects *o,
-                      const struct event_batch *b) {
+/* The 64-byte reuse bins of b's accesses from the objects' own engine, in
+ * o->bins; NULL when memory ran out. */
+static const uint8_t *own_bins(struct pisa_thread_objects *o,
+                               const struct event_batch *b) {
   size_t n = b->n_accesses;
-  if (!o->reuse && !(o->reuse = reuse_new(OBJECT_LINE_SHIFT)))
-    return -1;
+  if (!o->engine && !(o->engine = reuse_new(OBJECT_LINE_SHIFT)))
+    return NULL;
   if (n > o->bins_capacity) {
     uint8_t *bins = realloc(o->bins, n);
     if (!bins)
-      return -1;
+      return NULL;
     o->bins = bins;
     o->bins_capacity = n;
   }
-  reuse_batch(o->reuse, b->addr, n, o->bins, NULL);
-  return 0;
+  reuse_batch(o->engine, b->addr, n, o->bins, NULL);
+  return o->bins;
 }
 
-PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
-                                      const struct event_batch *b) {
-  struct pisa_thread_objects *o = thread_objects(t);
-  if (o && reuse_on() && reuse_bins(o, b)) {
+PISA_HIDDEN void pisa_objects_reuse(struct pisa_thread *t,
+                                    const struct event_batch *b,
+                                    const uint8_t *bins) {
+  struct pisa_thread_objects *o = t->objects;
+  if (!o || !b->object || !b->n_accesses ||
+      per_object((void **)&o->reuse, &o->reuse_capacity, sizeof *o->reuse))
+    return;
+  if (!bins && !(bins = own_bins(o, b))) {
     pisa_out_of_memory();
     return;
   }
-  const uint8_t *bins = o && reuse_on() ? o->bins : NULL;
-  size_t e = 0;
-  for (size_t i = 0; o && i < b->n_instances; i++) {
-    const struct program_block *pb = &pisa_blocks[b->block[i]];
-    if ((b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED)
-      o->instructions += pb->n_instrs;
-    size_t a = b->first_access[i], end = b->first_access[i + 1];
-    for (; e < b->n_heap && b->heap[e].instance <= i; e++) {
-      size_t at = b->heap[e].access < end ? b->heap[e].access : end;
-      count_accesses(o, b, a, at, pb->source, bins);
-      a = at > a ? at : a;
-      pthread_mutex_lock(&objects_lock);
-      heap_event_locked(&b->heap[e], o->instructions);
-      pthread_mutex_unlock(&objects_lock);
-    }
-    count_accesses(o, b, a, end, pb->source, bins);
-  }
-  for (; o && e < b->n_heap; e++) {
-    pthread_mutex_lock(&objects_lock);
-    heap_event_locked(&b->heap[e], o->instructions);
-    pthread_mutex_unlock(&objects_lock);
-  }
+  for (size_t a = 0; a < b->n_accesses; a++)
+    o->reuse[b->object[a]]
+        .bins[bins[a] < LOCALITY_FINITE_BINS ? bins[a] : LOCALITY_COLD_INDEX]++;
 }
 
 PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t) {
@@ -468,11 +545,12 @@ PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t) {
   if (!o)
     return;
   for (uint32_t i = 0; i < o->capacity; i++)
-    u64map_free(&o->counts[i].lines);
+    u64map_free(&o->counts[i].pages);
   free(o->counts);
   u64map_free(&o->touch);
-  if (o->reuse)
-    reuse_free(o->reuse);
+  free(o->reuse);
+  if (o->engine)
+    reuse_free(o->engine);
   free(o->bins);
   free(o);
   t->objects = NULL;
@@ -483,6 +561,7 @@ PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t) {
 /* An object's counts over every thread, and its top functions. */
 struct object_total {
   struct object_counts c;
+  struct object_reuse reuse;
   uint64_t lines;
   uint32_t functions[OBJECT_TOP_FUNCTIONS];
   uint64_t function_accesses[OBJECT_TOP_FUNCTIONS];
@@ -495,19 +574,23 @@ static void add_counts(struct object_counts *to,
   to->stores += from->stores;
   to->bytes_loaded += from->bytes_loaded;
   to->bytes_stored += from->bytes_stored;
+}
+
+static void add_reuse(struct object_reuse *to,
+                      const struct object_reuse *from) {
   for (int i = 0; i < LOCALITY_BINS; i++)
-    to->reuse[i] += from->reuse[i];
+    to->bins[i] += from->bins[i];
 }
 
 /* "reuse_distance" and "miss_ratio" at 64-byte lines, as the totals'. */
-static void reuse_json(json_object *o, const struct object_counts *c) {
+static void reuse_json(json_object *o, const struct object_reuse *r) {
   static const uint64_t line_bytes = LOCALITY_MISS_LINE_BYTES;
   struct reuse_histograms *h = malloc(sizeof *h);
   if (!h || histograms_init(h, &line_bytes, 1)) {
     free(h);
     return;
   }
-  memcpy(h->counts[0], c->reuse, sizeof c->reuse);
+  memcpy(h->counts[0], r->bins, sizeof r->bins);
   json_object_object_add(o, "reuse_distance", reuse_distance_to_json(h));
   json_object_object_add(o, "miss_ratio",
                          miss_ratio_to_json(h, locality_default_cache_bytes,
@@ -530,37 +613,59 @@ static void add_top(struct object_total *tot, uint32_t fn, uint64_t n) {
   tot->function_accesses[at] = n;
 }
 
+/* The object's pages into `pages` (the union of the masks). */
+static void unite_pages(struct u64map *pages, const struct u64map *from) {
+  uint64_t page, mask, *to;
+  for (size_t it = 0; u64map_next(from, &it, &page, &mask);)
+    if ((to = u64map_slot(pages, page)))
+      *to |= mask;
+}
+
+/* The lines set in the masks of `pages`. */
+static uint64_t lines_of(const struct u64map *pages) {
+  uint64_t page, mask, lines = 0;
+  for (size_t it = 0; u64map_next(pages, &it, &page, &mask);)
+    lines += (uint64_t)__builtin_popcountll(mask);
+  return lines;
+}
+
+/* One thread's counts into the totals and its function counts into
+ * `touch` (its pending ones first). */
+static void add_thread(struct object_total *tot, struct u64map *pages,
+                       struct u64map *touch, struct pisa_thread_objects *o) {
+  uint64_t key, count, *n;
+  for (uint32_t i = 0; i < o->capacity && i < n_objects; i++) {
+    touch_flush(o, i, &o->counts[i]);
+    add_counts(&tot[i].c, &o->counts[i]);
+    unite_pages(&pages[i], &o->counts[i].pages);
+  }
+  for (uint32_t i = 0; i < o->reuse_capacity && i < n_objects; i++)
+    add_reuse(&tot[i].reuse, &o->reuse[i]);
+  for (size_t it = 0; u64map_next(&o->touch, &it, &key, &count);)
+    if ((n = u64map_slot(touch, key)))
+      *n += count;
+}
+
 /* Every thread's counts summed, lines united, per object; NULL when memory
  * ran out. */
 static struct object_total *totals(struct pisa_thread *threads) {
   struct object_total *tot = calloc(n_objects ? n_objects : 1, sizeof *tot);
   struct u64map touch,
-      *lines = calloc(n_objects ? n_objects : 1, sizeof *lines);
+      *pages = calloc(n_objects ? n_objects : 1, sizeof *pages);
   u64map_init(&touch);
-  uint64_t key, count, *n;
-  for (struct pisa_thread *t = threads; tot && lines && t; t = t->next) {
-    struct pisa_thread_objects *o = t->objects;
-    if (!o)
-      continue;
-    cache_clear(o);
-    for (uint32_t i = 0; i < o->capacity && i < n_objects; i++) {
-      add_counts(&tot[i].c, &o->counts[i]);
-      for (size_t it = 0; u64map_next(&o->counts[i].lines, &it, &key, &count);)
-        u64map_slot(&lines[i], key);
-    }
-    for (size_t it = 0; u64map_next(&o->touch, &it, &key, &count);)
-      if ((n = u64map_slot(&touch, key)))
-        *n += count;
-  }
+  uint64_t key, count;
+  for (struct pisa_thread *t = threads; tot && pages && t; t = t->next)
+    if (t->objects)
+      add_thread(tot, pages, &touch, t->objects);
   for (size_t it = 0; tot && u64map_next(&touch, &it, &key, &count);)
     if ((key >> 32) < n_objects)
       add_top(&tot[key >> 32], (uint32_t)key, count);
-  for (uint32_t i = 0; tot && lines && i < n_objects; i++) {
-    tot[i].lines = u64map_count(&lines[i]);
-    u64map_free(&lines[i]);
+  for (uint32_t i = 0; tot && pages && i < n_objects; i++) {
+    tot[i].lines = lines_of(&pages[i]);
+    u64map_free(&pages[i]);
   }
   u64map_free(&touch);
-  free(lines);
+  free(pages);
   return tot;
 }
 
@@ -631,7 +736,7 @@ static json_object *object_json(const struct pisa_thread *threads,
   add_u64(o, "bytes_stored", tot->c.bytes_stored);
   add_u64(o, "footprint_bytes", tot->lines << OBJECT_LINE_SHIFT);
   if (reuse_on())
-    reuse_json(o, &tot->c);
+    reuse_json(o, &tot->reuse);
   json_object *fns = json_object_new_array();
   for (int f = 0; f < OBJECT_TOP_FUNCTIONS && tot->function_accesses[f]; f++) {
     json_object *fn = json_object_new_object();

@@ -20,9 +20,21 @@ PISA_HIDDEN int pisa_objects_register(const struct pisa_module *m,
 PISA_HIDDEN uint32_t pisa_heap_site_count(void);
 /* The calling thread's stack becomes an object (thread t's). */
 PISA_HIDDEN void pisa_objects_thread(struct pisa_thread *t);
-/* The batch's heap events and accesses, in order (the space group). */
+/* Names the object of each access of b in b->object, applying the batch's
+ * heap events in order (the thread that decoded b, before any consumer
+ * group sees it). */
+PISA_HIDDEN void pisa_objects_prepare(struct pisa_thread *t,
+                                      struct event_batch *b);
+/* Counts b's accesses per object (the space group). */
 PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
                                       const struct event_batch *b);
+/* Bins b's accesses by object at 64-byte lines (the reuse group): `bins`
+ * are their bins over the thread's whole stream, or NULL when the group
+ * has none (no 64-byte engine, or sampled accesses), and the objects run
+ * an engine of their own. */
+PISA_HIDDEN void pisa_objects_reuse(struct pisa_thread *t,
+                                    const struct event_batch *b,
+                                    const uint8_t *bins);
 PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t);
 /* "objects" of the raw result, from the counts of every thread of the
  * list `threads` (threads.h); NULL when objects are off. */

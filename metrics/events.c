@@ -30,6 +30,7 @@ void event_batch_free(struct event_batch *b) {
   free(b->mark_instance);
   free(b->mark_region);
   free(b->heap);
+  free(b->object);
   event_batch_init(b);
 }
 

@@ -103,6 +103,12 @@ struct event_batch {
   /* Heap events (allocations and releases, in program order). */
   size_t n_heap, heap_capacity;
   struct heap_event *heap;
+
+  /* Per access, the data object it belongs to, named after decoding when
+   * objects are on (the runtime's objects.c), else NULL; a copy of the
+   * batch's accesses (sampled) has none. */
+  uint32_t *object;
+  size_t object_capacity;
 };
 
 /* A call that allocated or released heap memory returned: it came after
