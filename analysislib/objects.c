@@ -12,6 +12,7 @@
 #include "objects.h"
 #include "locality.h"
 #include "objmap.h"
+#include "pisa/vocabulary.h"
 #include "reuse.h"
 #include "u64map.h"
 
@@ -78,6 +79,7 @@ static _Atomic uint64_t map_version;
  * wait in `pending` until the object's accesses come from another. */
 struct object_counts {
   uint64_t accesses, loads, stores, bytes_loaded, bytes_stored;
+  uint64_t class_accesses[PISA_ACCESS_CLASS_COUNT]; /* by access_class */
   struct u64map pages; /* addr >> 12 -> mask of the lines touched */
   uint64_t *last_mask; /* the mask of page last_page, or NULL */
   uint64_t last_page;
@@ -466,10 +468,12 @@ static void add_lines(struct object_counts *c, uint64_t addr, uint64_t size) {
 }
 
 static void count_access(struct pisa_thread_objects *o, uint32_t id,
-                         uint32_t fn, uint64_t addr, uint64_t size,
-                         uint8_t kind) {
+                         uint32_t fn, const struct event_batch *b, size_t a) {
   struct object_counts *c = &o->counts[id];
+  uint64_t addr = b->addr[a], size = b->size[a];
+  uint8_t kind = b->kind[a];
   c->accesses++;
+  c->class_accesses[b->access_class[a] % PISA_ACCESS_CLASS_COUNT]++;
   if (kind & ACCESS_READS) {
     c->loads++;
     c->bytes_loaded += size;
@@ -495,7 +499,7 @@ PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
   for (size_t i = 0; i < b->n_instances; i++) {
     uint32_t fn = pisa_blocks[b->block[i]].source;
     for (size_t a = b->first_access[i]; a < b->first_access[i + 1]; a++)
-      count_access(o, b->object[a], fn, b->addr[a], b->size[a], b->kind[a]);
+      count_access(o, b->object[a], fn, b, a);
   }
 }
 
@@ -574,6 +578,8 @@ static void add_counts(struct object_counts *to,
   to->stores += from->stores;
   to->bytes_loaded += from->bytes_loaded;
   to->bytes_stored += from->bytes_stored;
+  for (int k = 0; k < PISA_ACCESS_CLASS_COUNT; k++)
+    to->class_accesses[k] += from->class_accesses[k];
 }
 
 static void add_reuse(struct object_reuse *to,
@@ -673,6 +679,20 @@ static void add_u64(json_object *o, const char *key, uint64_t v) {
   json_object_object_add(o, key, json_object_new_uint64(v));
 }
 
+/* "access_classes": the object's accesses by the class of the static
+ * access that made them (docs/metrics.md, "Access-pattern classes"). */
+static json_object *classes_json(const struct object_counts *c) {
+  static const char *const names[PISA_ACCESS_CLASS_COUNT] =
+      PISA_ACCESS_CLASS_NAMES;
+  json_object *o = json_object_new_object();
+  for (int k = 0; k < PISA_ACCESS_CLASS_COUNT; k++) {
+    json_object *n = json_object_new_object();
+    add_u64(n, "accesses", c->class_accesses[k]);
+    json_object_object_add(o, names[k], n);
+  }
+  return o;
+}
+
 /* The source locations: the call and the calls it was inlined into (heap),
  * the declaration (global). */
 static json_object *frames_json(const struct object *ob) {
@@ -735,6 +755,7 @@ static json_object *object_json(const struct pisa_thread *threads,
   add_u64(o, "bytes_loaded", tot->c.bytes_loaded);
   add_u64(o, "bytes_stored", tot->c.bytes_stored);
   add_u64(o, "footprint_bytes", tot->lines << OBJECT_LINE_SHIFT);
+  json_object_object_add(o, "access_classes", classes_json(&tot->c));
   if (reuse_on())
     reuse_json(o, &tot->reuse);
   json_object *fns = json_object_new_array();

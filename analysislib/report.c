@@ -5,6 +5,7 @@
 #include "aggregate.h"
 #include "estimate.h"
 #include "objects.h"
+#include "pisa/vocabulary.h"
 #include "rawdoc.h"
 #include "sourcemap.h"
 #include "threads.h"
@@ -13,7 +14,8 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 
-static const char *const class_names[3] = {"irregular", "strided", "constant"};
+static const char *const class_names[PISA_ACCESS_CLASS_COUNT] =
+    PISA_ACCESS_CLASS_NAMES;
 
 static double per_access(uint64_t bytes, uint64_t accesses) {
   return accesses ? (double)bytes / (double)accesses : 0.0;

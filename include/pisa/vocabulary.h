@@ -90,6 +90,11 @@ enum pisa_category {
   {"memory",  "int",     "fp",     "bitwise", "conversion",                    \
    "address", "control", "vector", "other"}
 
+/* The access-pattern classes as the documents name them, indexed by enum
+ * pisa_access_class (pisa/abi.h): 0 irregular, 1 strided, 2 constant. */
+#define PISA_ACCESS_CLASS_COUNT 3
+#define PISA_ACCESS_CLASS_NAMES {"irregular", "strided", "constant"}
+
 /* X(number, name, category) for every LLVM 19 opcode; 58 and 59 are
  * pass-internal placeholders that never reach a module, so LLVM itself has
  * no name for them. */

@@ -3,7 +3,7 @@
 // random, a global array, an array on the stack and bytes outside every
 // object (strdup's buffer: strdup is not an allocation function the pass
 // knows, so its memory is no object).  Counts follow from the loop bounds
-// (no vectorisation: one access per element):
+// (no vectorisation: one access per element; a[i] strided, gather irregular):
 //   streamed (line 133): N = 4096 doubles written once (fill_doubles) and
 //     read once (stream): 8192 accesses, 32768 bytes each way, 512 lines.
 //     At 64-byte lines 7 of every 8 accesses have reuse distance 0 and the
@@ -30,7 +30,7 @@
 // RUN:   "obj(133)['first_allocation'] < obj(133)['last_free']" \
 // RUN:   "obj(133)['accesses'] == 8192 and obj(133)['loads'] == 4096" \
 // RUN:   "obj(133)['stores'] == 4096 and obj(133)['bytes_stored'] == 32768" \
-// RUN:   "obj(133)['bytes_loaded'] == 32768 and obj(133)['footprint_bytes'] == 32768" \
+// RUN:   "obj(133)['bytes_loaded'] == 32768 and obj(133)['footprint_bytes'] == 32768" "[obj(133)['access_classes'][k]['accesses'] for k in ('strided', 'irregular', 'constant')] == [8192, 0, 0]" "[obj(134)['access_classes'][k]['accesses'] for k in ('strided', 'irregular', 'constant')] == [4096, 10000, 0]" "obj(71)['access_classes']['strided']['accesses'] == 512" "all(sum(c['accesses'] for c in o['access_classes'].values()) == o['accesses'] for o in d['objects'])" \
 // RUN:   "reuse(obj(133))['cold'] == 512 and reuse(obj(133))['bins'][0] == 7168" \
 // RUN:   "reuse(obj(133))['bins'][10] == 512" \
 // RUN:   "sorted((f['name'], f['accesses']) for f in obj(133)['functions']) == [('fill_doubles', 4096), ('stream', 4096)]" \
