@@ -137,8 +137,9 @@ struct pisa_thread {
   uint32_t loop_entries_capacity;
   struct pisa_fn_state *fns;
   uint32_t fn_capacity;
-  /* per innermost loop (exact runs): its own blocks' footprint and
-   * entropy, the inner loops' merged in when the result is built */
+  /* per innermost loop (exact runs with --loop-metrics): its own blocks'
+   * footprint and entropy, the inner loops' merged in when the result is
+   * built */
   struct pisa_fn_state *loop_space;
   uint32_t loop_space_capacity;
   struct event_batch space_sample;     /* sampled: accesses to sampled blocks */
