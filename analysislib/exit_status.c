@@ -5,13 +5,22 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
-PISA_HIDDEN int pisa_exit_status = -1;
+static atomic_int exit_status = -1;
+
+PISA_HIDDEN int pisa_exit_status(void) {
+  return atomic_load_explicit(&exit_status, memory_order_relaxed);
+}
+
+PISA_HIDDEN void pisa_set_exit_status(int status) {
+  atomic_store_explicit(&exit_status, status & 0xff, memory_order_relaxed);
+}
 
 static void record_exit_status(int status, void *arg) {
   (void)arg;
-  pisa_exit_status = status & 0xff;
+  pisa_set_exit_status(status);
 }
 
 static void register_exit_status(void) {

@@ -159,7 +159,7 @@ PISA_HIDDEN void pisa_before_quick_exit(int status) {
   if (!pisa_config.active || getpid() != result_pid ||
       atomic_flag_test_and_set(&result_written))
     return;
-  pisa_exit_status = status & 0xff;
+  pisa_set_exit_status(status);
   write_result_now(0, 0, 0);
 }
 

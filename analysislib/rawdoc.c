@@ -37,9 +37,10 @@ PISA_HIDDEN json_object *pisa_raw_document(int complete, int signal,
   json_object_object_add(doc, "signal",
                          signal ? json_object_new_int(signal) : NULL);
   json_object_object_add(doc, "mode", json_object_new_string(mode));
-  if (pisa_exit_status >= 0)
+  int exit_status = pisa_exit_status();
+  if (exit_status >= 0)
     json_object_object_add(doc, "exit_status",
-                           json_object_new_int(pisa_exit_status));
+                           json_object_new_int(exit_status));
   json_object *mpi = pisa_mpi_json();
   if (mpi)
     json_object_object_add(doc, "mpi", mpi);
