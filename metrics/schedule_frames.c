@@ -272,8 +272,9 @@ static const struct program_function *function_of(const struct sched *s,
   return &s->program->functions[b->pb->function];
 }
 
-/* Pushes a frame for the function of b, its slots zeroed (values that
- * were never produced, after a lost context, carry no dependency). */
+/* Pushes a frame for the function of b, its slots zero (values that were
+ * never produced, after a lost context, carry no dependency): vals past
+ * the top frame are zero, as pop_frame leaves them. */
 static struct frame *push_frame(struct sched *s, const struct block_state *b) {
   const struct program_function *f = function_of(s, b);
   size_t words = ((size_t)f->n_instrs + f->n_phis + f->n_args) * s->stride;
@@ -289,9 +290,9 @@ static struct frame *push_frame(struct sched *s, const struct block_state *b) {
   if (!v)
     return NULL;
   s->vals = v;
-  memset(v + base, 0, words * sizeof *v);
   struct frame *fr = &s->frames[s->depth++];
   memset(fr, 0, sizeof *fr);
+  fr->written_lo[0] = fr->written_lo[1] = UINT32_MAX;
   fr->fn = b->pb->function;
   fr->block = NONE32;
   fr->pending = NONE32;
@@ -324,8 +325,35 @@ static void end_instance(struct sched *s, struct frame *fr) {
   fr->seq = 0;
 }
 
+/* Slots [first, first + n) of kind (0 instructions', 1 phis') of the
+ * frame may be written from now on. */
+static void note_written(struct frame *fr, unsigned kind, uint32_t first,
+                         uint32_t n) {
+  if (!n)
+    return;
+  if (first < fr->written_lo[kind])
+    fr->written_lo[kind] = first;
+  if (first + n > fr->written_hi[kind])
+    fr->written_hi[kind] = first + n;
+}
+
+/* Zeroes the frame's slots that were written, and its arguments'. */
+static void clear_written(struct sched *s, const struct frame *fr) {
+  const struct program_function *f = &s->program->functions[fr->fn];
+  uint64_t *v = s->vals + fr->base;
+  for (unsigned kind = 0; kind < 2; kind++)
+    if (fr->written_lo[kind] < fr->written_hi[kind])
+      memset(v + (size_t)fr->written_lo[kind] * s->stride, 0,
+             (size_t)(fr->written_hi[kind] - fr->written_lo[kind]) * s->stride *
+                 sizeof *v);
+  size_t args = ((size_t)f->n_instrs + f->n_phis) * s->stride;
+  memset(v + args, 0, (fr->words - args) * sizeof *v);
+}
+
 static void pop_frame(struct sched *s) {
-  end_instance(s, &s->frames[s->depth - 1]);
+  struct frame *fr = &s->frames[s->depth - 1];
+  end_instance(s, fr);
+  clear_written(s, fr);
   s->depth--;
 }
 
@@ -432,6 +460,8 @@ void sched_leave_function(struct sched *s, const uint64_t *ret) {
 
 static void start_instance(struct sched *s, struct frame *fr,
                            struct block_state *b, uint32_t id) {
+  note_written(fr, 0, b->pb->first_slot, b->pb->n_instrs);
+  note_written(fr, 1, b->pb->phi_slot, b->pb->n_phis);
   fr->block = id;
   fr->cursor = fr->site = 0;
   fr->pending = NONE32;

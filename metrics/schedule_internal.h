@@ -68,12 +68,17 @@ struct block_state {
 
 struct frame {
   uint32_t fn;
-  uint32_t block;      /* current global block, NONE32 before the first */
-  uint32_t pending;    /* call site waiting for its callee, or NONE32 */
-  uint32_t cursor;     /* next instruction of `block` */
-  uint32_t site;       /* next site of `block` */
-  int from_call;       /* its arguments came from the caller's call */
-  size_t base, words;  /* its slot words in vals */
+  uint32_t block;     /* current global block, NONE32 before the first */
+  uint32_t pending;   /* call site waiting for its callee, or NONE32 */
+  uint32_t cursor;    /* next instruction of `block` */
+  uint32_t site;      /* next site of `block` */
+  int from_call;      /* its arguments came from the caller's call */
+  size_t base, words; /* its slot words in vals */
+  /* The slots its block instances may have written, instructions' and
+   * phis' ([lo, hi) each, empty when lo >= hi): what pop_frame zeroes, so
+   * that vals past the top frame stay zero and a new frame needs no
+   * zeroing (the arguments' slots are zeroed whole). */
+  uint32_t written_lo[2], written_hi[2];
   uint64_t bb_prev[2]; /* in-order issue of the block instance */
   uint64_t seq, level; /* the current block instance (PBBLP) */
   int wrote, late;     /* level rose after the instance produced values */
