@@ -225,79 +225,67 @@ static int by_context(const struct branch_context *x,
   return (int)x->outcome - (int)y->outcome;
 }
 
-static void swap(struct branch_context *a, struct branch_context *b) {
-  struct branch_context t = *a;
-  *a = *b;
-  *b = t;
-}
+/* ---- Every history length from one sort ------------------------------
+ * A length's figures need its contexts cut to h symbols, merged, and in
+ * (branch, history, outcome) order (the order the entropy terms add up
+ * in).  A radix sort from the least significant digit, by outcome and
+ * then by the history's symbols from the newest, leaves the contexts in
+ * (history cut to h, outcome) order after h symbol passes; a stable
+ * counting sort by branch of those with a history of h symbols or more
+ * then gives length h's order.  So the contexts are sorted once for all
+ * lengths, in linear passes, instead of once per length. */
 
-/* Sorts c[0..n) by_context in place: quicksort on the median of three
- * with Hoare's partition (runs of equal keys split evenly), recursing into
- * the smaller part, insertion sort below 16. */
-static void sort_contexts(struct branch_context *c, size_t n) {
-  while (n > 16) {
-    size_t mid = n / 2;
-    if (by_context(&c[mid], &c[0]) < 0)
-      swap(&c[mid], &c[0]);
-    if (by_context(&c[n - 1], &c[mid]) < 0) {
-      swap(&c[n - 1], &c[mid]);
-      if (by_context(&c[mid], &c[0]) < 0)
-        swap(&c[mid], &c[0]);
-    }
-    struct branch_context pivot = c[mid];
-    size_t i = 0, j = n - 1;
-    for (;;) {
-      while (by_context(&c[i], &pivot) < 0)
-        i++;
-      while (by_context(&pivot, &c[j]) < 0)
-        j--;
-      if (i >= j)
-        break;
-      swap(&c[i++], &c[j--]);
-    }
-    size_t left = j + 1; /* c[0..left) <= pivot <= c[left..n) */
-    if (left < n - left) {
-      sort_contexts(c, left);
-      c += left;
-      n -= left;
-    } else {
-      sort_contexts(c + left, n - left);
-      n = left;
-    }
+enum digit { OUTCOME_LOW, OUTCOME_HIGH, SYMBOL, BRANCH };
+
+static size_t digit_of(const struct branch_context *c, enum digit d,
+                       unsigned symbol) {
+  switch (d) {
+  case OUTCOME_LOW:
+    return c->outcome & 0xff;
+  case OUTCOME_HIGH:
+    return c->outcome >> 8;
+  case SYMBOL:
+    return (c->history >> (symbol * BRANCH_SYMBOL_BITS)) &
+           ((1u << BRANCH_SYMBOL_BITS) - 1);
+  default:
+    return c->branch;
   }
-  for (size_t i = 1; i < n; i++)
-    for (size_t k = i; k > 0 && by_context(&c[k], &c[k - 1]) < 0; k--)
-      swap(&c[k], &c[k - 1]);
 }
 
-/* Cuts the histories of work[0..n) to their last h symbols, sorts them in
- * (branch, history, outcome) order and merges those that became equal;
- * returns how many are left. */
-static size_t cut_histories(struct branch_context *work, size_t n, unsigned h) {
+/* dst = the contexts of src[0..n) with a depth of min_depth or more,
+ * stably ordered by digit d (values below n_digits; count has room for
+ * n_digits + 1); returns how many. */
+static size_t counting_sort(struct branch_context *dst,
+                            const struct branch_context *src, size_t n,
+                            enum digit d, unsigned symbol, unsigned min_depth,
+                            size_t *count, size_t n_digits) {
+  memset(count, 0, (n_digits + 1) * sizeof *count);
   for (size_t i = 0; i < n; i++)
-    work[i].history &= history_mask(h);
-  sort_contexts(work, n);
-  size_t kept = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (kept && !by_context(&work[kept - 1], &work[i]))
-      work[kept - 1].count += work[i].count;
-    else
-      work[kept++] = work[i];
-  }
+    if (src[i].depth >= min_depth)
+      count[digit_of(&src[i], d, symbol) + 1]++;
+  for (size_t k = 0; k < n_digits; k++)
+    count[k + 1] += count[k];
+  size_t kept = count[n_digits];
+  for (size_t i = 0; i < n; i++)
+    if (src[i].depth >= min_depth)
+      dst[count[digit_of(&src[i], d, symbol)]++] = src[i];
   return kept;
 }
 
-/* Appends to work[n..) the contexts of table whose depth is in [low, high);
- * returns the new length. */
-static size_t add_depths(const struct branch_stats *s, uint8_t table,
-                         unsigned low, unsigned high,
-                         struct branch_context *work, size_t n) {
-  for (size_t i = 0; i < s->capacity; i++) {
-    const struct branch_context *c = &s->contexts[i];
-    if (c->table == table && c->depth >= low && c->depth < high)
-      work[n++] = *c;
+/* Cuts the histories of sorted[0..n) (in (branch, history cut to h,
+ * outcome) order) to their last h symbols and merges those that became
+ * equal; returns how many are left. */
+static size_t cut_histories(struct branch_context *sorted, size_t n,
+                            unsigned h) {
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    sorted[i].history &= history_mask(h);
+    if (kept && !by_context(&sorted[kept - 1], &sorted[i]))
+      sorted[kept - 1].count += sorted[i].count;
+    else
+      sorted[kept++] = sorted[i];
   }
-  return n;
+  return kept;
 }
 
 static double xlog2x(double x) { return x > 0 ? x * log2(x) : 0.0; }
@@ -330,37 +318,81 @@ static uint64_t table_summary(const struct branch_context *sorted, size_t n,
   return total;
 }
 
-/* The figures of one table from the longest history down: the contexts of
- * length h are those of the next longer length cut to h symbols, plus the
- * executions whose history was only h to that length long.  plain: the
- * global table also gives the plain entropy (h = 0). */
+/* The contexts of a table and the largest branch id among them + 1:
+ * into a fresh array, NULL when memory ran out. */
+static struct branch_context *table_contexts(const struct branch_stats *s,
+                                             uint8_t table, size_t *n,
+                                             size_t *n_branches) {
+  size_t size = 0;
+  for (size_t i = 0; i < s->capacity; i++)
+    size += s->contexts[i].table == table;
+  struct branch_context *c = malloc((size ? size : 1) * sizeof *c);
+  *n = *n_branches = 0;
+  for (size_t i = 0; c && i < s->capacity; i++)
+    if (s->contexts[i].table == table) {
+      c[(*n)++] = s->contexts[i];
+      if (s->contexts[i].branch >= *n_branches)
+        *n_branches = (size_t)s->contexts[i].branch + 1;
+    }
+  return c;
+}
+
+/* The figures of one table (radix passes above): history length h's
+ * from the contexts with h symbols or more, cut to h.  plain: the global
+ * table also gives the plain entropy (h = 0).  Returns the executions
+ * counted, or UINT64_MAX when memory ran out. */
 static uint64_t tables_summary(const struct branch_stats *s, uint8_t table,
-                               struct branch_context *work, double *entropy,
-                               double *miss, double *plain) {
-  size_t n = 0;
-  unsigned above = BRANCH_MAX_HISTORY + 1;
-  for (size_t i = s->n_histories; i-- > 0;) {
-    unsigned h = s->histories[i];
-    n = cut_histories(work, add_depths(s, table, h, above, work, n), h);
-    table_summary(work, n, &entropy[i], &miss[i]);
-    above = h;
+                               double *entropy, double *miss, double *plain) {
+  size_t n, n_branches;
+  struct branch_context *a = table_contexts(s, table, &n, &n_branches);
+  struct branch_context *b = malloc((n ? n : 1) * sizeof *b);
+  size_t n_digits = n_branches > 256 ? n_branches : 256;
+  size_t *count = malloc((n_digits + 1) * sizeof *count);
+  uint64_t total = UINT64_MAX;
+  if (!a || !b || !count)
+    goto out;
+  counting_sort(b, a, n, OUTCOME_LOW, 0, 0, count, 256);
+  counting_sort(a, b, n, OUTCOME_HIGH, 0, 0, count, 256);
+  size_t next = 0;                   /* the next length in s->histories */
+  for (unsigned done = 0;; done++) { /* a: by (history cut to done, outcome) */
+    int wanted = next < s->n_histories && s->histories[next] == done;
+    if (wanted || (!done && plain)) {
+      size_t m = counting_sort(b, a, n, BRANCH, 0, done, count, n_branches);
+      m = cut_histories(b, m, done);
+      double unused;
+      if (wanted) {
+        table_summary(b, m, &entropy[next], &miss[next]);
+        next++;
+      } else {
+        total = table_summary(b, m, plain, &unused);
+      }
+    }
+    if (next == s->n_histories)
+      break;
+    counting_sort(b, a, n, SYMBOL, done, 0, count, 1u << BRANCH_SYMBOL_BITS);
+    struct branch_context *t = a;
+    a = b;
+    b = t;
   }
   if (!plain)
-    return 0;
-  double unused;
-  n = cut_histories(work, add_depths(s, table, 0, above, work, n), 0);
-  return table_summary(work, n, plain, &unused);
+    total = 0;
+out:
+  free(a);
+  free(b);
+  free(count);
+  return total;
 }
 
 int branch_summarize(const struct branch_stats *s, struct branch_summary *out) {
   memset(out, 0, sizeof *out);
-  struct branch_context *work = malloc((s->used ? s->used : 1) * sizeof *work);
-  if (!work)
-    return -1;
-  out->executed = tables_summary(s, GLOBAL, work, out->global_entropy,
+  out->executed = tables_summary(s, GLOBAL, out->global_entropy,
                                  out->global_miss, &out->entropy);
-  tables_summary(s, LOCAL, work, out->local_entropy, out->local_miss, NULL);
-  free(work);
+  uint64_t local =
+      tables_summary(s, LOCAL, out->local_entropy, out->local_miss, NULL);
+  if (out->executed == UINT64_MAX || local == UINT64_MAX) {
+    memset(out, 0, sizeof *out);
+    return -1;
+  }
   return 0;
 }
 

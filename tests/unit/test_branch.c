@@ -183,6 +183,91 @@ static void test_random_vs_reference(void) {
   branch_free(&s);
 }
 
+/* ---- sorted reference: the terms added in the documented order ----
+ * A history length's entropy adds one term per (branch, history) context
+ * in (branch, history, outcome) order, the history as a number with the
+ * newest symbol lowest (4 bits each): so the result is the same to the
+ * bit however the contexts are grouped.  This reference builds the
+ * contexts per length with qsort and adds the terms in that order. */
+struct sorted_context {
+  uint32_t branch, outcome;
+  uint64_t history, count;
+};
+
+static int by_sorted(const void *x, const void *y) {
+  const struct sorted_context *a = x, *b = y;
+  if (a->branch != b->branch)
+    return a->branch < b->branch ? -1 : 1;
+  if (a->history != b->history)
+    return a->history < b->history ? -1 : 1;
+  return (a->outcome > b->outcome) - (a->outcome < b->outcome);
+}
+
+static double xlog2x(double x) { return x > 0 ? x * log2(x) : 0.0; }
+
+static double sorted_entropy(const uint32_t *br, const uint32_t *oc, size_t n,
+                             unsigned h, int local) {
+  struct sorted_context *c = calloc(n + 1, sizeof *c);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t history = 0;
+    unsigned have = 0;
+    for (size_t j = i; j-- > 0 && have < h;)
+      if (!local || br[j] == br[i])
+        history |= (uint64_t)symbol(oc[j]) << (4 * have++);
+    if (have == h)
+      c[m++] = (struct sorted_context){br[i], oc[i], history, 1};
+  }
+  qsort(c, m, sizeof *c, by_sorted);
+  double sum = 0;
+  uint64_t total = 0;
+  for (size_t i = 0; i < m;) {
+    uint64_t context = 0;
+    double inner = 0;
+    size_t j = i;
+    while (j < m && c[j].branch == c[i].branch &&
+           c[j].history == c[i].history) {
+      size_t k = j;
+      uint64_t same = 0; /* one outcome's executions */
+      for (; k < m && !by_sorted(&c[k], &c[j]); k++)
+        same += c[k].count;
+      context += same;
+      inner += xlog2x((double)same);
+      j = k;
+    }
+    sum += xlog2x((double)context) - inner;
+    total += context;
+    i = j;
+  }
+  free(c);
+  return total ? sum / (double)total : 0.0;
+}
+
+/* Many contexts (a switch with 20 outcomes, 40 branches), entropies equal
+ * to the bit to the sorted reference's. */
+static void test_entropy_sum_order(void) {
+  enum { N = 20000 };
+  uint32_t *br = malloc(N * sizeof *br), *oc = malloc(N * sizeof *oc);
+  for (int i = 0; i < N; i++) {
+    br[i] = (uint32_t)(test_rng() % 40);
+    oc[i] = br[i] % 8 == 0 ? (uint32_t)(test_rng() % 20)
+                           : (uint32_t)(test_rng() % 3 == 0);
+  }
+  struct branch_stats s;
+  branch_init(&s, Histories, NH);
+  record_all(&s, br, oc, N);
+  struct branch_summary sum;
+  EXPECT(branch_summarize(&s, &sum) == 0);
+  EXPECT(sum.entropy == sorted_entropy(br, oc, N, 0, 0));
+  for (int i = 0; i < NH; i++) {
+    EXPECT(sum.global_entropy[i] == sorted_entropy(br, oc, N, Histories[i], 0));
+    EXPECT(sum.local_entropy[i] == sorted_entropy(br, oc, N, Histories[i], 1));
+  }
+  branch_free(&s);
+  free(br);
+  free(oc);
+}
+
 static int keep_even(uint32_t b, void *arg) {
   (void)arg;
   return (b & 1) == 0;
@@ -251,6 +336,7 @@ int main(void) {
   RUN(test_loop_and_alternating);
   RUN(test_random_bits);
   RUN(test_random_vs_reference);
+  RUN(test_entropy_sum_order);
   RUN(test_merge_filtered);
   RUN(test_json_and_bad_init);
   return check_summary();
