@@ -327,8 +327,8 @@ static void end_instance(struct sched *s, struct frame *fr) {
 
 /* Slots [first, first + n) of kind (0 instructions', 1 phis') of the
  * frame may be written from now on. */
-static void note_written(struct frame *fr, unsigned kind, uint32_t first,
-                         uint32_t n) {
+static ALWAYS_INLINE void note_written(struct frame *fr, unsigned kind,
+                                       uint32_t first, uint32_t n) {
   if (!n)
     return;
   if (first < fr->written_lo[kind])
@@ -337,8 +337,10 @@ static void note_written(struct frame *fr, unsigned kind, uint32_t first,
     fr->written_hi[kind] = first + n;
 }
 
-/* Zeroes the frame's slots that were written, and its arguments'. */
-static void clear_written(struct sched *s, const struct frame *fr) {
+/* Zeroes the frame's slots that were written, and its arguments' (out of
+ * line: the block-entry paths that inline pop_frame stay small). */
+static __attribute__((noinline)) void clear_written(struct sched *s,
+                                                    const struct frame *fr) {
   const struct program_function *f = &s->program->functions[fr->fn];
   uint64_t *v = s->vals + fr->base;
   for (unsigned kind = 0; kind < 2; kind++)
@@ -358,7 +360,7 @@ static void pop_frame(struct sched *s) {
 }
 
 /* Pops frames until the top one runs `fn`; 0 when none does. */
-static int unwind_to(struct sched *s, uint32_t fn) {
+static ALWAYS_INLINE int unwind_to(struct sched *s, uint32_t fn) {
   size_t d = s->depth;
   while (d && s->frames[d - 1].fn != fn)
     d--;
@@ -458,8 +460,8 @@ void sched_leave_function(struct sched *s, const uint64_t *ret) {
       v[i] = ret[i];
 }
 
-static void start_instance(struct sched *s, struct frame *fr,
-                           struct block_state *b, uint32_t id) {
+static ALWAYS_INLINE void start_instance(struct sched *s, struct frame *fr,
+                                         struct block_state *b, uint32_t id) {
   note_written(fr, 0, b->pb->first_slot, b->pb->n_instrs);
   note_written(fr, 1, b->pb->phi_slot, b->pb->n_phis);
   fr->block = id;
