@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
 enum { GLOBAL = 1, LOCAL = 2 }; /* struct branch_context's table; 0: free */
 
 /* The outcome of one branch after a history of `depth` symbols (the
@@ -235,40 +237,36 @@ static int by_context(const struct branch_context *x,
  * then gives length h's order.  So the contexts are sorted once for all
  * lengths, in linear passes, instead of once per length. */
 
-enum digit { OUTCOME_LOW, OUTCOME_HIGH, SYMBOL, BRANCH };
+/* A digit: bits [shift, shift + log2(n_digits)) of the outcome or of the
+ * history, or the branch. */
+enum digit { OUTCOME, HISTORY, BRANCH };
 
-static size_t digit_of(const struct branch_context *c, enum digit d,
-                       unsigned symbol) {
-  switch (d) {
-  case OUTCOME_LOW:
-    return c->outcome & 0xff;
-  case OUTCOME_HIGH:
-    return c->outcome >> 8;
-  case SYMBOL:
-    return (c->history >> (symbol * BRANCH_SYMBOL_BITS)) &
-           ((1u << BRANCH_SYMBOL_BITS) - 1);
-  default:
-    return c->branch;
-  }
+static ALWAYS_INLINE size_t digit_of(const struct branch_context *c,
+                                     enum digit d, unsigned shift,
+                                     size_t n_digits) {
+  return d == OUTCOME   ? (c->outcome >> shift) & (n_digits - 1)
+         : d == HISTORY ? (c->history >> shift) & (n_digits - 1)
+                        : c->branch;
 }
 
 /* dst = the contexts of src[0..n) with a depth of min_depth or more,
  * stably ordered by digit d (values below n_digits; count has room for
  * n_digits + 1); returns how many. */
-static size_t counting_sort(struct branch_context *dst,
-                            const struct branch_context *src, size_t n,
-                            enum digit d, unsigned symbol, unsigned min_depth,
-                            size_t *count, size_t n_digits) {
+static ALWAYS_INLINE size_t counting_sort(struct branch_context *dst,
+                                          const struct branch_context *src,
+                                          size_t n, enum digit d,
+                                          unsigned shift, unsigned min_depth,
+                                          size_t *count, size_t n_digits) {
   memset(count, 0, (n_digits + 1) * sizeof *count);
   for (size_t i = 0; i < n; i++)
     if (src[i].depth >= min_depth)
-      count[digit_of(&src[i], d, symbol) + 1]++;
+      count[digit_of(&src[i], d, shift, n_digits) + 1]++;
   for (size_t k = 0; k < n_digits; k++)
     count[k + 1] += count[k];
   size_t kept = count[n_digits];
   for (size_t i = 0; i < n; i++)
     if (src[i].depth >= min_depth)
-      dst[count[digit_of(&src[i], d, symbol)]++] = src[i];
+      dst[count[digit_of(&src[i], d, shift, n_digits)]++] = src[i];
   return kept;
 }
 
@@ -318,43 +316,53 @@ static uint64_t table_summary(const struct branch_context *sorted, size_t n,
   return total;
 }
 
-/* The contexts of a table and the largest branch id among them + 1:
- * into a fresh array, NULL when memory ran out. */
+/* The contexts of a table, with the largest branch id among them + 1 and
+ * whether an outcome needs a second byte: into a fresh array, NULL when
+ * memory ran out. */
 static struct branch_context *table_contexts(const struct branch_stats *s,
                                              uint8_t table, size_t *n,
-                                             size_t *n_branches) {
+                                             size_t *n_branches, int *wide) {
   size_t size = 0;
   for (size_t i = 0; i < s->capacity; i++)
     size += s->contexts[i].table == table;
   struct branch_context *c = malloc((size ? size : 1) * sizeof *c);
   *n = *n_branches = 0;
+  *wide = 0;
   for (size_t i = 0; c && i < s->capacity; i++)
     if (s->contexts[i].table == table) {
       c[(*n)++] = s->contexts[i];
       if (s->contexts[i].branch >= *n_branches)
         *n_branches = (size_t)s->contexts[i].branch + 1;
+      *wide |= s->contexts[i].outcome > 0xff;
     }
   return c;
 }
 
 /* The figures of one table (radix passes above): history length h's
- * from the contexts with h symbols or more, cut to h.  plain: the global
- * table also gives the plain entropy (h = 0).  Returns the executions
- * counted, or UINT64_MAX when memory ran out. */
+ * from the contexts with h symbols or more, cut to h.  The history passes
+ * take two symbols at a time where no length falls between them.  plain:
+ * the global table also gives the plain entropy (h = 0).  Returns the
+ * executions counted, or UINT64_MAX when memory ran out. */
 static uint64_t tables_summary(const struct branch_stats *s, uint8_t table,
                                double *entropy, double *miss, double *plain) {
   size_t n, n_branches;
-  struct branch_context *a = table_contexts(s, table, &n, &n_branches);
+  int wide;
+  struct branch_context *a = table_contexts(s, table, &n, &n_branches, &wide);
   struct branch_context *b = malloc((n ? n : 1) * sizeof *b);
   size_t n_digits = n_branches > 256 ? n_branches : 256;
   size_t *count = malloc((n_digits + 1) * sizeof *count);
   uint64_t total = UINT64_MAX;
   if (!a || !b || !count)
     goto out;
-  counting_sort(b, a, n, OUTCOME_LOW, 0, 0, count, 256);
-  counting_sort(a, b, n, OUTCOME_HIGH, 0, 0, count, 256);
-  size_t next = 0;                   /* the next length in s->histories */
-  for (unsigned done = 0;; done++) { /* a: by (history cut to done, outcome) */
+  for (unsigned shift = 0; shift < (wide ? 16u : 8u); shift += 8) {
+    counting_sort(b, a, n, OUTCOME, shift, 0, count, 256);
+    struct branch_context *t = a;
+    a = b;
+    b = t;
+  }
+  size_t next = 0;   /* the next length in s->histories */
+  unsigned done = 0; /* a: by (history cut to done symbols, outcome) */
+  for (;;) {
     int wanted = next < s->n_histories && s->histories[next] == done;
     if (wanted || (!done && plain)) {
       size_t m = counting_sort(b, a, n, BRANCH, 0, done, count, n_branches);
@@ -369,10 +377,13 @@ static uint64_t tables_summary(const struct branch_stats *s, uint8_t table,
     }
     if (next == s->n_histories)
       break;
-    counting_sort(b, a, n, SYMBOL, done, 0, count, 1u << BRANCH_SYMBOL_BITS);
+    unsigned step = s->histories[next] - done >= 2 ? 2 : 1;
+    counting_sort(b, a, n, HISTORY, done * BRANCH_SYMBOL_BITS, 0, count,
+                  (size_t)1 << (step * BRANCH_SYMBOL_BITS));
     struct branch_context *t = a;
     a = b;
     b = t;
+    done += step;
   }
   if (!plain)
     total = 0;
