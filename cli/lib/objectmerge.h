@@ -2,7 +2,7 @@
  * results of disjoint address spaces merged: the ranks of an MPI job, the
  * images of a process that called exec (docs/result-document.md
  * "Merged objects"; docs/threads-mpi.md).  Used by rankmerge.c and
- * runresults.c. */
+ * runresults.c; docrows.c names objects by the same key (diff, export). */
 #ifndef PISA_CLI_OBJECTMERGE_H
 #define PISA_CLI_OBJECTMERGE_H
 
