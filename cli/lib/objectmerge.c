@@ -150,17 +150,35 @@ static json_object *sorted_by_accesses(json_object *list, size_t keep) {
   return out;
 }
 
+/* The entry of `list` named `name`, or NULL. */
+static json_object *named(json_object *list, const char *name) {
+  for (size_t i = 0; i < json_object_array_length(list); i++) {
+    json_object *e = json_object_array_get_idx(list, i);
+    if (!strcmp(json_object_get_string(json_at(e, "name")), name))
+      return e;
+  }
+  return NULL;
+}
+
 /* The top functions of both parts by name, counts added, cut again to
  * the top ones: a function below a part's top five is missing from that
  * part's count. */
 static int merge_functions(json_object *d, json_object *s) {
-  static const char *const Name[] = {"name", NULL};
-  json_object *into = json_at(d, "functions");
+  json_object *into = json_at(d, "functions"), *from = json_at(s, "functions");
+  int status = 0;
   if (!into) {
     into = json_object_new_array();
     json_object_object_add(d, "functions", into);
   }
-  int status = pisa_entries_merge(into, json_at(s, "functions"), Name);
+  for (size_t i = 0; from && i < json_object_array_length(from); i++) {
+    json_object *f = json_object_array_get_idx(from, i);
+    json_object *same = named(into, json_object_get_string(json_at(f, "name")));
+    if (same)
+      status |=
+          pisa_json_add_ints(json_at(same, "accesses"), json_at(f, "accesses"));
+    else
+      json_object_array_add(into, pisa_json_copy(f));
+  }
   json_object_object_add(d, "functions",
                          sorted_by_accesses(into, PISA_OBJECT_FUNCTIONS));
   return status;
@@ -239,40 +257,69 @@ static int merge_object(json_object *d, json_object *s, enum pisa_parts parts) {
 
 /* ---- Lists --------------------------------------------------------------- */
 
-int pisa_objects_merge(json_object *into, json_object *from,
-                       enum pisa_parts parts) {
-  json_object *list = json_at(from, "objects"), *objects;
-  json_object *threads = json_at(into, "threads"),
-              *from_threads = json_at(from, "threads");
-  if (!list)
-    return 0;
-  objects = json_at(into, "objects");
+/* `into`'s objects (a new list when it has none) indexed by key. */
+static json_object *index_of(json_object *into) {
+  json_object *objects = json_at(into, "objects"), *index;
+  json_object *threads = json_at(into, "threads");
   if (!objects) {
     objects = json_object_new_array();
     json_object_object_add(into, "objects", objects);
   }
-  json_object *index = json_object_new_object();
-  int status = 0;
+  index = json_object_new_object();
   for (size_t i = 0; i < json_object_array_length(objects); i++) {
     json_object *o = json_object_array_get_idx(objects, i);
     char *key = pisa_object_key(o, threads);
     json_object_object_add(index, key, json_object_get(o));
     free(key);
   }
-  for (size_t i = 0; i < json_object_array_length(list); i++) {
+  return index;
+}
+
+/* The objects of result `from` merged into `into`'s, indexed by `index`. */
+static int merge_part(json_object *into, json_object *index, json_object *from,
+                      enum pisa_parts parts) {
+  json_object *list = json_at(from, "objects");
+  json_object *threads = json_at(into, "threads"),
+              *from_threads = json_at(from, "threads");
+  int status = 0;
+  for (size_t i = 0; list && i < json_object_array_length(list); i++) {
     json_object *o = json_object_array_get_idx(list, i), *match;
     char *key = pisa_object_key(o, from_threads);
     if (json_object_object_get_ex(index, key, &match)) {
       status |= merge_object(match, o, parts);
     } else {
       match = moved_copy(o, from_threads, threads);
-      json_object_array_add(objects, match);
+      json_object_array_add(json_at(into, "objects"), match);
       json_object_object_add(index, key, json_object_get(match));
     }
     free(key);
   }
+  return status;
+}
+
+int pisa_objects_merge_list(json_object *into, json_object *results,
+                            enum pisa_parts parts) {
+  size_t n = json_object_array_length(results), with = 0;
+  for (size_t i = 0; i < n; i++)
+    with += json_at(json_object_array_get_idx(results, i), "objects") != NULL;
+  if (!with)
+    return 0;
+  json_object *index = index_of(into);
+  int status = 0;
+  for (size_t i = 0; i < n; i++)
+    status |=
+        merge_part(into, index, json_object_array_get_idx(results, i), parts);
   json_object_put(index);
-  json_object_object_add(into, "objects",
-                         sorted_by_accesses(objects, SIZE_MAX));
+  json_object_object_add(
+      into, "objects", sorted_by_accesses(json_at(into, "objects"), SIZE_MAX));
+  return status;
+}
+
+int pisa_objects_merge(json_object *into, json_object *from,
+                       enum pisa_parts parts) {
+  json_object *one = json_object_new_array();
+  json_object_array_add(one, json_object_get(from));
+  int status = pisa_objects_merge_list(into, one, parts);
+  json_object_put(one);
   return status;
 }

@@ -40,4 +40,10 @@ char *pisa_object_key(json_object *o, json_object *threads);
 int pisa_objects_merge(json_object *into, json_object *from,
                        enum pisa_parts parts);
 
+/* The same for each result of the list `results` in turn (the ranks of a
+ * job), matching against one index of `into`'s objects and sorting once:
+ * the time grows with all the objects, not with parts times objects. */
+int pisa_objects_merge_list(json_object *into, json_object *results,
+                            enum pisa_parts parts);
+
 #endif

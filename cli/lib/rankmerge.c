@@ -209,15 +209,6 @@ static void keep_objects(struct pisa_rank_merge *m, json_object *input) {
   json_object_array_add(m->parts, part);
 }
 
-/* The kept objects of every input merged into `doc`; 0 or -1 (overflow). */
-static int merge_objects(json_object *doc, json_object *parts) {
-  int status = 0;
-  for (size_t i = 0; parts && i < json_object_array_length(parts); i++)
-    status |= pisa_objects_merge(doc, json_object_array_get_idx(parts, i),
-                                 PISA_PARTS_CONCURRENT);
-  return status;
-}
-
 int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
   const char *schema = json_object_get_string(json_at(input, "schema"));
   int raw = schema && !strcmp(schema, PISA_RAW_SCHEMA_ID);
@@ -437,7 +428,8 @@ json_object *pisa_rank_merge_finish(struct pisa_rank_merge *m,
   sort_list(ranks);
   sort_list(json_at(doc, "threads"));
   int size = job_size(ranks, m->expected_size);
-  int overflowed = merge_objects(doc, parts) != 0;
+  int overflowed =
+      parts && pisa_objects_merge_list(doc, parts, PISA_PARTS_CONCURRENT) != 0;
   json_object_put(parts);
   json_object_object_add(doc, "mpi",
                          job_object(ranks, size, &failed, &overflowed));
