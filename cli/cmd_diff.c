@@ -1,6 +1,7 @@
 /* cmd_diff.c: `pisa-char diff A.json B.json`: every metric of two runs side
  * by side with its absolute and relative change, largest first, for the
- * totals, threads, functions, regions and ranks (docdiff.h); a threshold
+ * totals, threads, functions, regions, ranks and data objects
+ * (docdiff.h); a threshold
  * hides small changes and --fail-above makes a regression check of it. */
 #include "cmdline.h"
 #include "commands.h"
@@ -19,11 +20,12 @@ static const char usage_text[] =
     "usage: pisa-char diff [options] A.json B.json\n"
     "\n"
     "Compares two documents of the same mode, metric by metric: the totals,\n"
-    "and the threads (by number), functions (by name), regions (by name)\n"
-    "and ranks that both hold. Each row has the value in A and in B, the\n"
-    "change B - A and the relative change (B - A) / |A|, and the rows are\n"
-    "sorted by the size of the relative change; a metric that is 0 in A and\n"
-    "not in B has an infinite change (shown as 'new') and comes first.\n"
+    "and the threads (by number), functions (by name), regions (by name),\n"
+    "ranks and data objects (by kind, name and site) that both hold. Each\n"
+    "row has the value in A and in B, the change B - A and the relative\n"
+    "change (B - A) / |A|, and the rows are sorted by the size of the\n"
+    "relative change; a metric that is 0 in A and not in B has an infinite\n"
+    "change (shown as 'new') and comes first.\n"
     "Entries and metrics that only one document holds are listed after.\n"
     "\n"
     "Options:\n"

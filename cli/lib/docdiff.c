@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const Compared[] = {"totals", "thread", "function", "region",
-                                       "rank"};
+static const char *const Compared[] = {"totals", "thread", "function",
+                                       "region", "rank",   "object"};
 
 int docdiff_compares(const char *scope) {
   for (size_t i = 0; i < sizeof Compared / sizeof *Compared; i++)

@@ -34,7 +34,8 @@ struct doc_diff {
   size_t nunmatched;
 };
 
-/* The scopes compared: totals, thread, function, region and rank. */
+/* The scopes compared: totals, thread, function, region, rank and object
+ * (data objects, matched as a merge matches them). */
 int docdiff_compares(const char *scope);
 
 /* Compares documents a and b (of one mode). */

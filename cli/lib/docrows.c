@@ -3,6 +3,7 @@
  * keys and key fields down to each number. */
 #include "docrows.h"
 #include "jsonpath.h"
+#include "objectmerge.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -15,8 +16,8 @@ static const char *const EntryKeys[] = {"cache_bytes", "line_bytes", "window",
 
 /* Fields of a top-level list's entries that describe, not measure. */
 static const char *const EntryFields[] = {
-    "name", "linkage_name", "file",   "line", "module", "directory",
-    "rank", "thread",       "os_tid", "pid",  "ppid"};
+    "name",   "linkage_name", "file", "line", "module", "directory", "rank",
+    "thread", "os_tid",       "pid",  "ppid", "kind",   "site"};
 
 /* Top-level keys without measurements. */
 static const char *const NoRows[] = {"schema", "tool", "config", "mode",
@@ -137,6 +138,8 @@ static char *entry_key(json_object *doc, json_object *list, size_t i) {
   json_object *e = json_object_array_get_idx(list, i);
   json_object *name = json_at(e, "name"), *rank = json_at(e, "rank"),
               *thread = json_at(e, "thread");
+  if (json_at(e, "kind")) /* a data object: as the merge names it */
+    return pisa_object_key(e, json_at(doc, "threads"));
   if (name && json_object_is_type(name, json_type_string)) {
     const char *module = json_object_get_string(json_at(e, "module"));
     const char *n = json_object_get_string(name);

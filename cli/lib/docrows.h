@@ -9,7 +9,9 @@
  * scope "thread", "function", ... (the list's name without its "s"), keyed
  * by what identifies it: a function or region its name (with " (module)"
  * when the name is not unique), a rank its number, a thread its number
- * (RANK:THREAD in a document with ranks), any other entry its position.
+ * (RANK:THREAD in a document with ranks), a data object what names it in
+ * a merge (objectmerge.h: kind, name, site, a stack's thread), any other
+ * entry its position.
  * The fields that identify an entry are not rows. `config` (the analysis
  * parameters) and `tool` are no measurements and have no rows.
  *

@@ -157,6 +157,10 @@ int pisa_counts_merge(json_object *d, json_object *s) {
   return merge_object(d, s, 0, 0);
 }
 
+int pisa_weighted_merge(json_object *d, json_object *s, double wd, double ws) {
+  return merge_object(d, s, wd, ws);
+}
+
 /* Merges s into d; scalars are replaced in `parent` under `key`. -1 when a
  * sum of counts does not fit 64 bits. */
 static int merge_value(json_object *parent, const char *key, json_object *d,

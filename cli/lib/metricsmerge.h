@@ -41,6 +41,12 @@ int pisa_json_add_ints(json_object *d, json_object *s);
  * object `d`, keys `d` lacks copied; 0, or -1 as above. */
 int pisa_counts_merge(json_object *d, json_object *s);
 
+/* Object `s` merged into object `d` key by key, as METRICS values merge:
+ * integers add, other numbers become means weighted by `wd` (d's) and `ws`
+ * (s's), nested objects and lists merge alike, keys `d` lacks are copied.
+ * 0, or -1 as above. */
+int pisa_weighted_merge(json_object *d, json_object *s, double wd, double ws);
+
 /* A deep copy of `o` (which later merges may change without touching the
  * input); dies when memory runs out. */
 json_object *pisa_json_copy(json_object *o);

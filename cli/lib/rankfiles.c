@@ -63,7 +63,7 @@ int rank_files_merge(const struct rank_files_merge *m, char *const *files,
   pisa_rank_merge_init(&merge, m->size);
   for (size_t i = 0; i < n; i++)
     if (add_file(&merge, files[i]) != 0) {
-      json_object_put(merge.doc);
+      pisa_rank_merge_discard(&merge);
       return 2;
     }
   struct pisa_program_run run = {m->program, NULL, 0, 0, 0, 0};

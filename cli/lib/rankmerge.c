@@ -1,10 +1,11 @@
 /* rankmerge.c: the ranks of an MPI job merged into one document.  Ranks
  * have address spaces of their own, so their METRICS, functions, regions,
- * loops and lines merge exactly from the per-rank values
- * (metricsmerge.h). */
+ * loops, lines and data objects merge exactly from the per-rank values
+ * (metricsmerge.h, objectmerge.h). */
 #include "rankmerge.h"
 #include "docmetrics.h"
 #include "jsonpath.h"
+#include "objectmerge.h"
 #include "rankintervals.h"
 #include "util.h"
 
@@ -193,6 +194,21 @@ static int check_input(struct pisa_rank_merge *m, json_object *input, int raw) {
   return -1;
 }
 
+/* The input's objects, with the threads their stack objects refer to by
+ * position: merged once the job's threads are sorted. */
+static void keep_objects(struct pisa_rank_merge *m, json_object *input) {
+  if (!json_at(input, "objects"))
+    return;
+  if (!m->parts)
+    m->parts = json_object_new_array();
+  json_object *part = json_object_new_object();
+  json_object_object_add(part, "objects",
+                         json_object_get(json_at(input, "objects")));
+  json_object_object_add(part, "threads",
+                         json_object_get(json_at(input, "threads")));
+  json_object_array_add(m->parts, part);
+}
+
 int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
   const char *schema = json_object_get_string(json_at(input, "schema"));
   int raw = schema && !strcmp(schema, PISA_RAW_SCHEMA_ID);
@@ -238,6 +254,7 @@ int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input) {
                                  json_at(input, "regions"), Region);
   }
   status |= pisa_source_merge(m->doc, input);
+  keep_objects(m, input);
   return status ? overflow(m) : 0;
 }
 
@@ -377,9 +394,9 @@ static int job_size(json_object *ranks, int expected) {
 /* Rebuilds `doc` with its keys in the order of the other documents. */
 static json_object *ordered(json_object *doc) {
   static const char *const Order[] = {
-      "schema", "tool",    "program",   "mode",     "complete", "config",
-      "totals", "threads", "functions", "regions",  "loops",    "lines",
-      "ranks",  "mpi",     "counter",   "intervals"};
+      "schema",  "tool",    "program",   "mode",    "complete", "config",
+      "totals",  "threads", "functions", "regions", "loops",    "lines",
+      "objects", "ranks",   "mpi",       "counter", "intervals"};
   json_object *out = json_object_new_object();
   for (size_t i = 0; i < sizeof Order / sizeof *Order; i++)
     if (json_at(doc, Order[i]))
@@ -389,11 +406,19 @@ static json_object *ordered(json_object *doc) {
   return out;
 }
 
+void pisa_rank_merge_discard(struct pisa_rank_merge *m) {
+  json_object_put(m->doc);
+  json_object_put(m->parts);
+  m->doc = m->parts = NULL;
+}
+
 json_object *pisa_rank_merge_finish(struct pisa_rank_merge *m,
                                     const struct pisa_program_run *run) {
   json_object *doc = m->doc, *ranks = json_at(doc, "ranks"), *failed;
-  m->doc = NULL;
+  json_object *parts = m->parts;
+  m->doc = m->parts = NULL;
   if (!json_at(doc, "totals")) {
+    json_object_put(parts);
     snprintf(m->err, sizeof m->err,
              "no MPI rank wrote a result (is it an MPI program built with "
              "pisa-cc --pisa-mpi or linked with -lmpi?)");
@@ -402,7 +427,10 @@ json_object *pisa_rank_merge_finish(struct pisa_rank_merge *m,
   }
   sort_list(ranks);
   sort_list(json_at(doc, "threads"));
-  int size = job_size(ranks, m->expected_size), overflowed = 0;
+  int size = job_size(ranks, m->expected_size);
+  int overflowed =
+      parts && pisa_objects_merge_list(doc, parts, PISA_PARTS_CONCURRENT) != 0;
+  json_object_put(parts);
   json_object_object_add(doc, "mpi",
                          job_object(ranks, size, &failed, &overflowed));
   json_object *series;

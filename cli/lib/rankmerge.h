@@ -17,9 +17,11 @@
 #define PISA_MAX_RANKS 4096
 
 struct pisa_rank_merge {
-  json_object *doc;  /* the document being built */
-  int expected_size; /* ranks the job was started with, or 0 */
-  char err[512];     /* why pisa_rank_merge_add or _finish failed */
+  json_object *doc;   /* the document being built */
+  json_object *parts; /* each input's `objects` and `threads` (NULL before
+                         the first), merged once the threads are sorted */
+  int expected_size;  /* ranks the job was started with, or 0 */
+  char err[512];      /* why pisa_rank_merge_add or _finish failed */
 };
 
 void pisa_rank_merge_init(struct pisa_rank_merge *m, int expected_size);
@@ -34,9 +36,13 @@ int pisa_rank_merge_add(struct pisa_rank_merge *m, json_object *input);
 int pisa_raw_is_rank(json_object *raw);
 
 /* Completes the document: schema, tool, program (NULL: the first input
- * document's), ranks in order, the job's mpi object, `complete`; returns it
- * (the caller owns it) or NULL and m->err. */
+ * document's), ranks and threads in order, the inputs' objects merged
+ * (objectmerge.h), the job's mpi object, `complete`; returns it (the
+ * caller owns it) or NULL and m->err.  Also frees what the merge held. */
 json_object *pisa_rank_merge_finish(struct pisa_rank_merge *m,
                                     const struct pisa_program_run *run);
+
+/* Frees what a merge that is not finished holds (after a failed add). */
+void pisa_rank_merge_discard(struct pisa_rank_merge *m);
 
 #endif

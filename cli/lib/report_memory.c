@@ -1,6 +1,7 @@
 /* report_memory.c: the report's reuse-distance and miss-ratio plots: the
  * miss-ratio curves of every application, and per application its top
- * functions, reuse histograms and miss-ratio curves per line size. */
+ * functions and data objects, reuse histograms and miss-ratio curves per
+ * line size. */
 #include "docmetrics.h"
 #include "docset.h"
 #include "html.h"
@@ -173,6 +174,7 @@ static void application(struct report *r, size_t i) {
     sb_puts(&r->html, "</h3>\n");
   }
   report_function_table(r, i);
+  report_object_table(r, i);
   if (all) {
     sb_puts(&r->html, "<div class=\"pair\">\n");
     reuse_histograms(r, r->labels[i], all);
@@ -191,9 +193,10 @@ void report_applications(struct report *r) {
   html_section(&r->html, "applications", "Per application");
   sb_puts(&r->html, "<p class=\"note\">Functions by instructions executed "
                     "(exclusive of callees), with the metrics of the "
-                    "ranking model; then the reuse-distance histograms and "
-                    "miss-ratio curves of the whole program and, for a deep "
-                    "run with intervals, its time series with its "
+                    "ranking model; for a deep run with --objects, its data "
+                    "objects by accesses; then the reuse-distance histograms "
+                    "and miss-ratio curves of the whole program and, for a "
+                    "deep run with intervals, its time series with its "
                     "phases.</p>\n<nav>");
   for (size_t i = 0; i < r->set->count; i++) {
     sb_printf(&r->html, "<a href=\"#app-%zu\">", i + 1);

@@ -67,6 +67,10 @@ void report_mix(struct report *r);
 void report_miss(struct report *r);
 void report_applications(struct report *r);
 
+/* report_objects.c: application i's top data objects (deep mode with
+ * --objects); nothing when its document has none. */
+void report_object_table(struct report *r, size_t i);
+
 /* report_timeline.c: application i's time series (deep mode's intervals,
  * coloured by phase); nothing without intervals. */
 void report_time_series(struct report *r, size_t i);

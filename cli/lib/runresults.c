@@ -5,6 +5,7 @@
 #include "runresults.h"
 #include "jsonpath.h"
 #include "numbers.h"
+#include "objectmerge.h"
 #include "phases.h"
 #include "rankmerge.h"
 #include "util.h"
@@ -234,8 +235,8 @@ static json_object *read_raw_file(struct run_results *r, pid_t pid,
  * An exec'd instrumented image keeps the result its process wrote before
  * the exec as exec.PID.N.json (N = 0, 1, ... in order); the process's
  * result covers every image: the entries of an earlier image merge into
- * the final one's (metricsmerge.h), matched by thread number, function,
- * region name, loop and source line. */
+ * the final one's (metricsmerge.h, objectmerge.h), matched by thread
+ * number, function, region name, loop, source line and data object. */
 
 static void merge_earlier_image(json_object *raw, json_object *earlier) {
   static const char *const Thread[] = {"thread", NULL};
@@ -249,6 +250,7 @@ static void merge_earlier_image(json_object *raw, json_object *earlier) {
   pisa_entries_merge(json_at(raw, "regions"), json_at(earlier, "regions"),
                      Region);
   pisa_source_merge(raw, earlier);
+  pisa_objects_merge(raw, earlier, PISA_PARTS_SEQUENTIAL);
   if (!json_object_get_boolean(json_at(earlier, "complete")))
     json_object_object_add(raw, "complete", json_object_new_boolean(0));
 }
@@ -311,7 +313,7 @@ static int ranks_document(struct run_results *r, json_object **raws, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (raws[i] && pisa_rank_merge_add(&m, raws[i]) != 0) {
       error("%s", m.err);
-      json_object_put(m.doc);
+      pisa_rank_merge_discard(&m);
       return RUN_FAILED;
     }
   json_object *doc = pisa_rank_merge_finish(&m, &r->program);

@@ -3,10 +3,15 @@
 (entropy, reuse at 8..512-byte lines, locality, miss ratios, ilp, dlp, bblp)
 and a few functions, for the report tests.
 Usage: report_docs.py OUTDIR N [--without FAMILY,...] [--parallel-every K]
+                      [--objects K]
   --without        families left out of every document (as --metrics would)
   --parallel-every only every K-th application has ilp, dlp and bblp
+  --objects        every document has `objects`: K heap objects (object k
+                   of application i at app<i>.c line 100 + k, 1000 * (K - k)
+                   + i accesses), a global and `unknown`
 Application 3 has a long name and application 5 one with <, &, > and quotes,
-so that the tests see truncation and escaping."""
+so that the tests see truncation and escaping; application 5's global has
+such a name and file too."""
 import argparse
 import json
 import os
@@ -92,7 +97,45 @@ def metrics(i, scale, without, parallel):
     return m
 
 
-def document(i, without, parallel):
+def classes(n):
+    return {"irregular": {"accesses": n // 4}, "constant": {"accesses": 0},
+            "strided": {"accesses": n - n // 4}}
+
+
+def data_object(kind, name, site, n):
+    o = {"kind": kind, "name": name, "accesses": n, "loads": n - n // 3,
+         "stores": n // 3, "bytes_loaded": 8 * (n - n // 3),
+         "bytes_stored": 8 * (n // 3), "footprint_bytes": 64 * (n // 8),
+         "access_classes": classes(n),
+         "functions": [{"name": "kernel", "accesses": n}] if n else []}
+    if site is not None:
+        o["site"] = site
+    return o
+
+
+def objects(i, k_objects):
+    """K heap objects by accesses, then a global and unknown."""
+    out = []
+    for k in range(k_objects):
+        o = data_object("heap", "malloc",
+                        [{"file": "app%d.c" % i, "line": 100 + k},
+                         {"file": "app%d.c" % i, "line": 20}],
+                        1000 * (k_objects - k) + i)
+        o.update({"allocations": k + 1, "frees": k, "bytes_allocated":
+                  4096 * (k + 1), "peak_live_bytes": 4096,
+                  "first_allocation": 10 * k, "last_free":
+                  None if k == 0 else 10 * k + 5})
+        out.append(o)
+    name, file = ("tbl", "app%d.c" % i) if i != 5 else \
+        ("tbl<b>&amp;", "src&<x>/o'q\".c")
+    g = data_object("global", name, [{"file": file, "line": 3}], 500)
+    g["size"] = 2048
+    out.append(g)
+    out.append(data_object("unknown", "unknown", None, 7))
+    return out
+
+
+def document(i, without, parallel, k_objects=0):
     functions = []
     for j, fname in enumerate(("kernel_%d" % i, "init_array", "main")):
         f = {"name": fname, "linkage_name": fname,
@@ -101,7 +144,7 @@ def document(i, without, parallel):
              "module": "app%d.c" % i}
         f.update(metrics(i + j, 1000 // (j + 1), without, parallel))
         functions.append(f)
-    return {"schema": "pisa-char/1",
+    doc = {"schema": "pisa-char/1",
             "tool": {"name": "pisa-char", "version": "0.1.0",
                      "llvm": "19.1.7"},
             "program": {"path": "./" + name_of(i), "args": [],
@@ -111,6 +154,9 @@ def document(i, without, parallel):
             "config": {"line_sizes": LINE_SIZES},
             "totals": metrics(i, 10000, without, parallel),
             "threads": [], "functions": functions}
+    if k_objects:
+        doc["objects"] = objects(i, k_objects)
+    return doc
 
 
 def main():
@@ -119,6 +165,7 @@ def main():
     p.add_argument("n", type=int)
     p.add_argument("--without", default="")
     p.add_argument("--parallel-every", type=int, default=1)
+    p.add_argument("--objects", type=int, default=0)
     a = p.parse_args()
     without = [f for f in a.without.split(",") if f]
     os.makedirs(a.outdir, exist_ok=True)
@@ -127,7 +174,7 @@ def main():
                     not set(PARALLEL) <= set(without))
         path = os.path.join(a.outdir, name_of(i) + ".pisa.json")
         with open(path, "w") as f:
-            json.dump(document(i, without, parallel), f)
+            json.dump(document(i, without, parallel, a.objects), f)
 
 
 if __name__ == "__main__":

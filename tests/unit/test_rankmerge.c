@@ -2,8 +2,9 @@
  * metricsmerge.c) against
  * brute force: the entropy of two random address streams of different
  * address spaces, computed on their union, must equal the merged per-rank
- * entropies; counts add, ratios are weighted means; and two raw results
- * become a document with the communication matrix and the missing rank. */
+ * entropies; counts add, ratios are weighted means; two raw results
+ * become a document with the communication matrix and the missing rank;
+ * data objects of two ranks or images merge by kind, name and site. */
 #include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "check.h"
 #include "document.h"
 #include "jsonpath.h"
+#include "objectmerge.h"
 #include "rankmerge.h"
 
 #define MAX_REFS 4096
@@ -75,7 +77,8 @@ static json_object *stream_metrics(const struct stream *s, int64_t ins,
   return m;
 }
 
-static double at(json_object *o, const char *path) {
+/* The value at a '/'-separated path of keys and list positions, or NULL. */
+static json_object *value_at(json_object *o, const char *path) {
   json_object *v = o;
   char copy[128];
   snprintf(copy, sizeof copy, "%s", path);
@@ -84,6 +87,11 @@ static double at(json_object *o, const char *path) {
       v = json_object_array_get_idx(v, (size_t)atoi(part));
     else if (!json_object_object_get_ex(v, part, &v))
       v = NULL;
+  return v;
+}
+
+static double at(json_object *o, const char *path) {
+  json_object *v = value_at(o, path);
   return v ? json_object_get_double(v) : NAN;
 }
 
@@ -235,13 +243,31 @@ static json_object *interval(int thread, double start, double end, int ins) {
   return json_tokener_parse(text);
 }
 
-static json_object *with_intervals(json_object *raw, json_object **parts,
-                                   int n) {
+/* `raw` with the list `key` of the n entries `parts` (taken). */
+static json_object *with_list(json_object *raw, const char *key,
+                              json_object *const *parts, int n) {
   json_object *list = json_object_new_array();
   for (int i = 0; i < n; i++)
     json_object_array_add(list, parts[i]);
-  json_object_object_add(raw, "intervals", list);
+  json_object_object_add(raw, key, list);
   return raw;
+}
+
+/* Two raw ranks merged into a job of two (the first added first); the
+ * document must be valid.  NULL when the merge failed. */
+static json_object *job_of(json_object *first, json_object *second) {
+  struct pisa_rank_merge m;
+  struct pisa_program_run run = {"./app", NULL, 0, 0, 0, 1.0};
+  char why[400] = "";
+  pisa_rank_merge_init(&m, 2);
+  EXPECT(pisa_rank_merge_add(&m, first) == 0);
+  EXPECT(pisa_rank_merge_add(&m, second) == 0);
+  json_object *doc = pisa_rank_merge_finish(&m, &run);
+  EXPECT(doc != NULL);
+  if (doc)
+    EXPECT(pisa_document_validate(doc, why, sizeof why) == 0);
+  EXPECT_EQ(why[0], 0);
+  return doc;
 }
 
 /* The ranks' time series (issue 15, item 5): every rank's intervals are
@@ -253,23 +279,14 @@ static json_object *with_intervals(json_object *raw, json_object **parts,
  * 800 / 0.1 + 80 / 0.05 + 1600 / 0.1 B/s; interval 1 has 2 parts, 120
  * instructions, spans [0.1, 0.25] and writes 200 / 0.1 + 280 / 0.15 B/s. */
 static void test_intervals(void) {
-  struct pisa_rank_merge m;
-  struct pisa_program_run run = {"./app", NULL, 0, 0, 0, 1.0};
   json_object *p0[] = {interval(0, 0, 0.1, 100), interval(0, 0.1, 0.2, 50),
                        interval(1, 0.15, 0.2, 10)};
   json_object *p1[] = {interval(0, 0.1, 0.25, 70), interval(0, 0, 0.1, 200)};
-  json_object *r0 = with_intervals(raw_rank(0, 2, 1, 16), p0, 3);
-  json_object *r1 = with_intervals(raw_rank(1, 2, 0, 24), p1, 2);
-  pisa_rank_merge_init(&m, 2);
-  EXPECT(pisa_rank_merge_add(&m, r1) == 0);
-  EXPECT(pisa_rank_merge_add(&m, r0) == 0);
-  json_object *doc = pisa_rank_merge_finish(&m, &run);
-  EXPECT(doc != NULL);
+  json_object *r0 = with_list(raw_rank(0, 2, 1, 16), "intervals", p0, 3);
+  json_object *r1 = with_list(raw_rank(1, 2, 0, 24), "intervals", p1, 2);
+  json_object *doc = job_of(r1, r0);
   if (!doc)
     return;
-  char why[400] = "";
-  EXPECT(pisa_document_validate(doc, why, sizeof why) == 0);
-  EXPECT_EQ(why[0], 0);
   /* Kept: rank 0's three, then rank 1's two, each thread's by start. */
   EXPECT_EQ(json_object_array_length(json_object_object_get(doc, "intervals")),
             5);
@@ -373,11 +390,7 @@ static json_object *loop_at(json_object *doc, int id) {
 
 static json_object *doc_of(const char *list, json_object *const *entries,
                            int n) {
-  json_object *doc = json_object_new_object(), *a = json_object_new_array();
-  for (int i = 0; i < n; i++)
-    json_object_array_add(a, entries[i]);
-  json_object_object_add(doc, list, a);
-  return doc;
+  return with_list(json_object_new_object(), list, entries, n);
 }
 
 /* Loops of two images or ranks (metricsmerge.h): the same loop (source,
@@ -544,6 +557,188 @@ static void test_entries_keep_identity(void) {
   json_object_put(b);
 }
 
+/* ---- Data objects (objectmerge.h) ---------------------------------------- */
+
+/* A heap object of site a.c:LINE (malloc) as the runtime writes it: `cold`
+ * cold references, `far` references in reuse bin 7 (distances [64, 128)
+ * lines) and the rest at distance 0; its miss ratios at 32 KiB (512 lines:
+ * only the cold references miss) and 6 KiB (96 lines: half of bin 7 is
+ * counted a miss, between the bounds of bin 7 all hits and all misses).
+ * last < 0: never released. */
+static json_object *heap(int line, int allocations, int bytes, int peak,
+                         int first, int last, int loads, int stores, int cold,
+                         int far, const char *functions) {
+  int n = loads + stores;
+  char last_free[16], text[2048];
+  snprintf(last_free, sizeof last_free, last < 0 ? "null" : "%d", last);
+  snprintf(
+      text, sizeof text,
+      "{\"kind\": \"heap\", \"name\": \"malloc\", \"site\": [{\"file\": "
+      "\"a.c\", \"line\": %d}], \"allocations\": %d, \"frees\": %d, "
+      "\"bytes_allocated\": %d, \"peak_live_bytes\": %d, "
+      "\"first_allocation\": %d, \"last_free\": %s, \"accesses\": %d, "
+      "\"loads\": %d, \"stores\": %d, \"bytes_loaded\": %d, "
+      "\"bytes_stored\": %d, \"footprint_bytes\": %d, \"access_classes\": "
+      "{\"irregular\": {\"accesses\": 0}, \"strided\": {\"accesses\": %d}, "
+      "\"constant\": {\"accesses\": 0}}, \"reuse_distance\": "
+      "[{\"line_bytes\": 64, \"cold\": %d, \"bins\": [%d, 0, 0, 0, 0, 0, 0, "
+      "%d]}], \"miss_ratio\": [{\"cache_bytes\": 32768, \"line_bytes\": 64, "
+      "\"ratio\": %.17g, \"cold\": %.17g}, {\"cache_bytes\": 6144, "
+      "\"line_bytes\": 64, \"ratio\": %.17g, \"cold\": %.17g, "
+      "\"approximate\": true, \"bound\": {\"ratio_low\": %.17g, "
+      "\"ratio_high\": %.17g}}], \"functions\": %s}",
+      line, allocations, last < 0 ? 0 : allocations, bytes, peak, first,
+      last_free, n, loads, stores, 8 * loads, 8 * stores, 64 * cold, n, cold,
+      n - cold - far, far, (double)cold / n, (double)cold / n,
+      (cold + 0.5 * far) / n, (double)cold / n, (double)cold / n,
+      (double)(cold + far) / n, functions);
+  return json_tokener_parse(text);
+}
+
+/* A stack or unknown object with `n` loads and no reuse family. */
+static json_object *plain_object(const char *kind, int thread, int n) {
+  char text[512];
+  snprintf(text, sizeof text,
+           "{\"kind\": \"%s\", \"name\": \"%s\", %s\"accesses\": %d, "
+           "\"loads\": %d, \"stores\": 0, \"bytes_loaded\": %d, "
+           "\"bytes_stored\": 0, \"footprint_bytes\": 64, "
+           "\"access_classes\": {\"irregular\": {\"accesses\": %d}, "
+           "\"strided\": {\"accesses\": 0}, \"constant\": {\"accesses\": 0}}, "
+           "\"functions\": []}",
+           kind, kind, thread < 0 ? "" : "\"thread\": 0, \"size\": 8192, ", n,
+           n, 8 * n, n);
+  json_object *o = json_tokener_parse(text);
+  if (thread >= 0)
+    json_object_object_add(o, "thread", json_object_new_int(thread));
+  return o;
+}
+
+/* The merged object at site a.c:LINE, or NULL. */
+static json_object *site_object(json_object *doc, int line) {
+  json_object *list = json_at(doc, "objects");
+  for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+    json_object *o = json_object_array_get_idx(list, i);
+    if (json_at(o, "site") && at(o, "site/0/line") == line)
+      return o;
+  }
+  return NULL;
+}
+
+/* Two ranks (rank 1 added first) with one shared allocation site (line
+ * 10), one site each (20 in rank 0, 30 in rank 1), a stack each and
+ * `unknown` each: three heap objects, one unknown, two stacks.  At line
+ * 10: rank 0 allocates 800 bytes once (freed at instruction 900, first at
+ * 50) and makes 150 + 50 accesses, 13 cold and 12 in bin 7; rank 1
+ * allocates twice, 3200 bytes with a peak of 1600, first at 30, never
+ * frees, 450 + 150 accesses, 40 cold and 100 in bin 7.  Merged: 3
+ * allocations, 4000 bytes, peak max(800, 1600) (address spaces of their
+ * own), first min(50, 30), last 900 (the one release); 800 accesses, 53
+ * cold, 112 in bin 7, 635 at distance 0; miss ratio at 32 KiB 53 / 800, at
+ * 6 KiB (53 + 112 / 2) / 800 within [53 / 800, 165 / 800]; functions f
+ * 120 + 500, h 250, g 80 (below f), in that order. */
+static void test_objects_of_ranks(void) {
+  json_object *r0 = raw_rank(0, 2, 1, 8), *r1 = raw_rank(1, 2, 0, 8);
+  json_object *o0[] = {
+      heap(10, 1, 800, 800, 50, 900, 150, 50, 13, 12,
+           "[{\"name\": \"f\", \"accesses\": 120}, {\"name\": \"g\", "
+           "\"accesses\": 80}]"),
+      heap(20, 1, 64, 64, 70, -1, 7, 1, 1, 0, "[]"),
+      plain_object("stack", 0, 9), plain_object("unknown", -1, 5)};
+  json_object *o1[] = {
+      heap(10, 2, 3200, 1600, 30, -1, 450, 150, 40, 100,
+           "[{\"name\": \"f\", \"accesses\": 500}, {\"name\": \"h\", "
+           "\"accesses\": 250}]"),
+      heap(30, 1, 128, 128, 10, 20, 2, 2, 2, 0, "[]"),
+      plain_object("stack", 0, 4), plain_object("unknown", -1, 6)};
+  json_object *doc =
+      job_of(with_list(r1, "objects", o1, 4), with_list(r0, "objects", o0, 4));
+  if (!doc)
+    return;
+  json_object *objects = json_at(doc, "objects"),
+              *shared = site_object(doc, 10);
+  EXPECT_EQ(json_object_array_length(objects), 3 + 1 + 2);
+  EXPECT(shared == json_object_array_get_idx(objects, 0)); /* most accesses */
+  EXPECT_EQ(at(shared, "allocations"), 3);
+  EXPECT_EQ(at(shared, "frees"), 1);
+  EXPECT_EQ(at(shared, "bytes_allocated"), 4000);
+  EXPECT_EQ(at(shared, "peak_live_bytes"), 1600);
+  EXPECT_EQ(at(shared, "first_allocation"), 30);
+  EXPECT_EQ(at(shared, "last_free"), 900);
+  EXPECT_EQ(at(shared, "accesses"), 800);
+  EXPECT_EQ(at(shared, "loads"), 600);
+  EXPECT_EQ(at(shared, "stores"), 200);
+  EXPECT_EQ(at(shared, "bytes_loaded"), 4800);
+  EXPECT_EQ(at(shared, "footprint_bytes"), 64 * 53);
+  EXPECT_EQ(at(shared, "access_classes/strided/accesses"), 800);
+  EXPECT_EQ(at(shared, "reuse_distance/0/cold"), 53);
+  EXPECT_EQ(at(shared, "reuse_distance/0/bins/0"), 635);
+  EXPECT_EQ(at(shared, "reuse_distance/0/bins/7"), 112);
+  EXPECT(near(at(shared, "miss_ratio/0/ratio"), 53.0 / 800));
+  EXPECT(value_at(shared, "miss_ratio/0/bound") == NULL);
+  EXPECT(near(at(shared, "miss_ratio/1/ratio"), (53 + 56.0) / 800));
+  EXPECT(near(at(shared, "miss_ratio/1/cold"), 53.0 / 800));
+  EXPECT(near(at(shared, "miss_ratio/1/bound/ratio_low"), 53.0 / 800));
+  EXPECT(near(at(shared, "miss_ratio/1/bound/ratio_high"), 165.0 / 800));
+  EXPECT_EQ(json_object_array_length(json_at(shared, "functions")), 3);
+  EXPECT(!strcmp(json_object_get_string(value_at(shared, "functions/0/name")),
+                 "f"));
+  EXPECT_EQ(at(shared, "functions/0/accesses"), 620);
+  EXPECT_EQ(at(shared, "functions/1/accesses"), 250);
+  EXPECT_EQ(at(shared, "functions/2/accesses"), 80);
+  /* the sites of one rank each, as they were */
+  EXPECT_EQ(at(site_object(doc, 20), "accesses"), 8);
+  EXPECT(json_at(site_object(doc, 20), "last_free") == NULL);
+  EXPECT_EQ(at(site_object(doc, 30), "accesses"), 4);
+  EXPECT_EQ(at(site_object(doc, 30), "last_free"), 20);
+  /* one unknown (5 + 6 accesses); a stack per rank, on its thread: rank 0's
+   * (9 accesses) is thread 0 of the sorted threads, rank 1's thread 1 */
+  EXPECT_EQ(at(objects, "1/accesses"), 11);
+  EXPECT(
+      !strcmp(json_object_get_string(value_at(objects, "1/kind")), "unknown"));
+  EXPECT_EQ(at(objects, "2/accesses"), 9);
+  EXPECT_EQ(at(objects, "2/thread"), 0);
+  EXPECT_EQ(at(objects, "5/accesses"), 4);
+  EXPECT_EQ(at(objects, "5/thread"), 1);
+  EXPECT_EQ(at(doc, "threads/1/rank"), 1);
+  json_object_put(doc);
+  json_object_put(r0);
+  json_object_put(r1);
+}
+
+/* Two images of a process (the earlier one first in time): the earlier
+ * image's first allocation (at 500 of its own count) and the later one's
+ * last release (at 40, though smaller than the earlier image's 700); a
+ * count the merge does not know (7 + 5) adds and a fraction it does not
+ * know becomes the mean weighted by accesses ((0.5 * 200 + 0.25 * 600) /
+ * 800); a function below the top five after the merge is cut. */
+static void test_objects_of_images(void) {
+  json_object *later, *earlier;
+  json_object *a = heap(10, 1, 64, 64, 20, 40, 150, 50, 13, 12,
+                        "[{\"name\": \"f1\", \"accesses\": 60}, {\"name\": "
+                        "\"f2\", \"accesses\": 50}, {\"name\": \"f3\", "
+                        "\"accesses\": 40}, {\"name\": \"f4\", \"accesses\": "
+                        "30}, {\"name\": \"f5\", \"accesses\": 20}]");
+  json_object *b = heap(10, 1, 64, 64, 500, 700, 450, 150, 40, 100,
+                        "[{\"name\": \"f6\", \"accesses\": 25}]");
+  json_object_object_add(a, "future_count", json_object_new_int(7));
+  json_object_object_add(b, "future_count", json_object_new_int(5));
+  json_object_object_add(a, "future_share", json_object_new_double(0.5));
+  json_object_object_add(b, "future_share", json_object_new_double(0.25));
+  later = doc_of("objects", &a, 1);
+  earlier = doc_of("objects", &b, 1);
+  EXPECT(pisa_objects_merge(later, earlier, PISA_PARTS_SEQUENTIAL) == 0);
+  json_object *o = site_object(later, 10);
+  EXPECT_EQ(at(o, "first_allocation"), 500);
+  EXPECT_EQ(at(o, "last_free"), 40);
+  EXPECT_EQ(at(o, "future_count"), 12);
+  EXPECT(near(at(o, "future_share"), (0.5 * 200 + 0.25 * 600) / 800));
+  EXPECT_EQ(json_object_array_length(json_at(o, "functions")), 5);
+  EXPECT_EQ(at(o, "functions/4/accesses"), 25); /* f6 in, f5 (20) out */
+  EXPECT_EQ(at(b, "accesses"), 600);            /* the input unchanged */
+  json_object_put(later);
+  json_object_put(earlier);
+}
+
 int main(void) {
   RUN(test_entropy_of_union);
   RUN(test_loops_merge);
@@ -557,5 +752,7 @@ int main(void) {
   RUN(test_intervals);
   RUN(test_count_overflow);
   RUN(test_rank_bounds);
+  RUN(test_objects_of_ranks);
+  RUN(test_objects_of_images);
   return check_summary();
 }

@@ -47,3 +47,15 @@ int main(int argc, char **argv) {
   }
   return 0;
 }
+
+// Data objects of the images merge too (--objects; docs/result-document.md
+// "Merged objects"): the global `data` gets 100 stores before the exec and
+// 300 after, one object of 400 stores whose footprint is both images' (the
+// address spaces are disjoint): twice the first image's alone (the echo
+// run); one `unknown`, and at most one stack (thread 0 of both images).
+// RUN: %pisa-char -q --force --objects -o %t.objs-echo.json %t echo > /dev/null
+// RUN: %pisa-char -q --force --objects -o %t.objs.json %t self
+// RUN: %validate %t.objs.json
+// RUN: %jcheck %t.objs.json "[o['stores'] for o in kind('global') if o['name'] == 'data'] == [400]" \
+// RUN:   "[o['footprint_bytes'] for o in kind('global') if o['name'] == 'data'] == [2 * o['footprint_bytes'] for o in load('%t.objs-echo.json')['objects'] if o['name'] == 'data']" \
+// RUN:   "len(kind('unknown')) == 1 and len(kind('stack')) <= 1"
