@@ -8,8 +8,14 @@
  * the map changes, so a stream through one object takes the lock once.
  * The space group counts the accesses per object; the reuse group bins
  * each access's LRU stack distance at 64-byte lines by its object, with
- * the bins its own 64-byte engine computed anyway when it has one. */
+ * the bins its own 64-byte engine computed anyway when it has one, and
+ * counts by object how the bins drop when the line doubles (spatial
+ * locality).  An object's entropy comes from the program's address counts
+ * when the result is built: each address's counts go to the object that
+ * owned it first, except those of accesses made while it belonged to
+ * another object (or to none), which the space group counted apart. */
 #include "objects.h"
+#include "entropy.h"
 #include "locality.h"
 #include "objmap.h"
 #include "pisa/vocabulary.h"
@@ -20,6 +26,9 @@
 #include <uthash.h>
 
 #define OBJECT_UNKNOWN 0u
+/* The flag of an access (and of a live range) whose entropy is counted
+ * apart: its address had another owner first (or, in a gap, has none). */
+#define OBJECT_APART (UINT32_C(1) << 31)
 #define OBJECT_LINE_SHIFT 6       /* footprint and reuse at 64-byte lines */
 #define OBJECT_PAGE_LINES_SHIFT 6 /* a 4 KiB page holds 64 lines */
 #define OBJECT_PAGE_LINES (1u << OBJECT_PAGE_LINES_SHIFT)
@@ -68,6 +77,12 @@ static struct object *objects;
 static uint32_t n_objects, objects_capacity;
 static struct context *contexts;
 static struct objmap map;
+/* The first owner of every address an object's range held, with the
+ * entropy family: the ranges that overlapped no earlier one, never
+ * removed.  An access to a live range that is one of them (or lies in one
+ * the same object owned) counts for the object in the program's address
+ * counts; any other access is counted apart (OBJECT_APART). */
+static struct objmap owners;
 /* Bumped at every change of the map: a thread's cached range is valid
  * while the version it was read at is current. */
 static _Atomic uint64_t map_version;
@@ -80,8 +95,9 @@ static _Atomic uint64_t map_version;
 struct object_counts {
   uint64_t accesses, loads, stores, bytes_loaded, bytes_stored;
   uint64_t class_accesses[PISA_ACCESS_CLASS_COUNT]; /* by access_class */
-  struct u64map pages; /* addr >> 12 -> mask of the lines touched */
-  uint64_t *last_mask; /* the mask of page last_page, or NULL */
+  struct entropy_counts *apart; /* the OBJECT_APART accesses, or NULL */
+  struct u64map pages;          /* addr >> 12 -> mask of the lines touched */
+  uint64_t *last_mask;          /* the mask of page last_page, or NULL */
   uint64_t last_page;
   uint32_t fn; /* the function of the pending accesses */
   uint64_t pending;
@@ -95,10 +111,17 @@ struct cached_range {
   uint32_t object; /* OBJECT_UNKNOWN for a gap */
 };
 
-/* One thread's reuse bins per object at 64-byte lines (reuse group). */
+/* One thread's reuse bins per object at 64-byte lines, and its drops per
+ * pair of line sizes (b, 2b) (reuse group). */
 struct object_reuse {
   uint64_t bins[LOCALITY_BINS]; /* cold last */
+  uint64_t drops[LOCALITY_MAX_SIZES - 1], strict_drops[LOCALITY_MAX_SIZES - 1];
 };
+
+/* What a thread's groups could not count for every access (a sampled
+ * group's accesses come without objects): the objects' entropy (space
+ * group) or spatial locality (reuse group) is then not reported. */
+enum { PARTIAL_ENTROPY = 1, PARTIAL_SPATIAL = 2 };
 
 /* Ranges cached per thread: a loop streaming through a few arrays at once
  * (triad's three) finds each in the cache. */
@@ -116,7 +139,8 @@ struct pisa_thread_objects {
   /* space group */
   struct object_counts *counts;
   uint32_t capacity;
-  struct u64map touch; /* object << 32 | source function -> accesses */
+  _Atomic unsigned partial; /* PARTIAL_* (both groups) */
+  struct u64map touch;      /* object << 32 | source function -> accesses */
   /* reuse group */
   struct object_reuse *reuse;
   uint32_t reuse_capacity;
@@ -129,10 +153,16 @@ PISA_HIDDEN uint32_t pisa_heap_site_count(void) {
   return atomic_load_explicit(&n_heap_sites, memory_order_acquire);
 }
 
+static int entropy_on(void) {
+  return (pisa_config.families & PISA_FAMILY(ENTROPY)) != 0;
+}
+
 /* ---- Objects (under objects_lock) ---------------------------------------- */
 
 /* A new object of `kind`: its id, or OBJECT_UNKNOWN when memory ran out. */
 static uint32_t object_new(uint8_t kind) {
+  if (n_objects == OBJECT_APART - 1) /* ids stay below the flag */
+    return OBJECT_UNKNOWN;
   if (n_objects == objects_capacity) {
     uint32_t cap = objects_capacity ? 2 * objects_capacity : 64;
     struct object *o = realloc(objects, cap * sizeof *o);
@@ -155,9 +185,29 @@ static void objects_init_locked(void) {
     object_new(KIND_UNKNOWN);
 }
 
+/* 0 when object's accesses to [base, base + size) count for it in the
+ * program's address counts: the range lies in one the object owned first,
+ * or overlaps no earlier range and is now one of the first owners; else
+ * OBJECT_APART (and always 0 without the entropy family). */
+static uint32_t first_owner(uint64_t base, uint64_t size, uint32_t object) {
+  uint64_t end = base + (size ? size : 1);
+  if (!entropy_on())
+    return 0;
+  struct objmap_range r = objmap_lookup(&owners, base);
+  if (end <= base || end > r.end)
+    return OBJECT_APART;
+  if (r.object == object)
+    return 0;
+  if (r.object == OBJMAP_NONE &&
+      !objmap_insert(&owners, base, size, object, NULL, NULL))
+    return 0;
+  return OBJECT_APART;
+}
+
 /* The map gets [base, base + size) for object; ranges it covers end. */
 static void map_insert(uint64_t base, uint64_t size, uint32_t object,
                        objmap_ended *ended, void *ctx) {
+  object |= first_owner(base, size, object);
   if (objmap_insert(&map, base, size, object, ended, ctx))
     pisa_out_of_memory();
   atomic_fetch_add_explicit(&map_version, 1, memory_order_release);
@@ -165,7 +215,7 @@ static void map_insert(uint64_t base, uint64_t size, uint32_t object,
 
 /* A heap range ended (released, or replaced) at instruction *ctx. */
 static void heap_range_ended(void *ctx, const struct objmap_range *r) {
-  struct object *o = &objects[r->object];
+  struct object *o = &objects[r->object & ~OBJECT_APART];
   uint64_t bytes = r->end - r->base;
   if (o->kind != KIND_HEAP)
     return;
@@ -359,9 +409,9 @@ static struct cached_range *cache_fill(struct pisa_thread_objects *o,
   struct objmap_range r = objmap_lookup(&map, addr);
   o->cache_version = atomic_load_explicit(&map_version, memory_order_relaxed);
   pthread_mutex_unlock(&objects_lock);
+  uint32_t gap = entropy_on() ? OBJECT_UNKNOWN | OBJECT_APART : OBJECT_UNKNOWN;
   *c = (struct cached_range){r.base, r.end - r.base,
-                             r.object == OBJMAP_NONE ? OBJECT_UNKNOWN
-                                                     : r.object};
+                             r.object == OBJMAP_NONE ? gap : r.object};
   return c;
 }
 
@@ -490,16 +540,33 @@ static void count_access(struct pisa_thread_objects *o, uint32_t id,
   c->pending++;
 }
 
+/* The address of an OBJECT_APART access into its object's own counts. */
+static void count_apart(struct object_counts *c, uint64_t addr) {
+  if (!c->apart && (c->apart = malloc(sizeof *c->apart)))
+    entropy_init(c->apart);
+  if (!c->apart)
+    pisa_out_of_memory();
+  else
+    entropy_add_batch(c->apart, &addr, 1);
+}
+
 PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
-                                      const struct event_batch *b) {
+                                      const struct event_batch *b, int whole) {
   struct pisa_thread_objects *o = t->objects;
   if (!o || !b->object ||
       per_object((void **)&o->counts, &o->capacity, sizeof *o->counts))
     return;
+  if (!whole)
+    o->partial |= PARTIAL_ENTROPY;
+  int apart = !(o->partial & PARTIAL_ENTROPY) && entropy_on();
   for (size_t i = 0; i < b->n_instances; i++) {
     uint32_t fn = pisa_blocks[b->block[i]].source;
-    for (size_t a = b->first_access[i]; a < b->first_access[i + 1]; a++)
-      count_access(o, b->object[a], fn, b, a);
+    for (size_t a = b->first_access[i]; a < b->first_access[i + 1]; a++) {
+      uint32_t id = b->object[a] & ~OBJECT_APART;
+      count_access(o, id, fn, b, a);
+      if (apart && (b->object[a] & OBJECT_APART))
+        count_apart(&o->counts[id], b->addr[a]);
+    }
   }
 }
 
@@ -508,6 +575,10 @@ PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
 
 static int reuse_on(void) {
   return (pisa_config.families & PISA_FAMILY(REUSE)) != 0;
+}
+
+static int locality_on(void) {
+  return (pisa_config.families & PISA_FAMILY(LOCALITY)) != 0;
 }
 
 /* The 64-byte reuse bins of b's accesses from the objects' own engine, in
@@ -528,28 +599,49 @@ static const uint8_t *own_bins(struct pisa_thread_objects *o,
   return o->bins;
 }
 
+/* The end of the run of accesses from a on to one object. */
+static size_t object_run(const struct event_batch *b, size_t a) {
+  uint32_t id = b->object[a] & ~OBJECT_APART;
+  while (++a < b->n_accesses && (b->object[a] & ~OBJECT_APART) == id)
+    ;
+  return a;
+}
+
 PISA_HIDDEN void pisa_objects_reuse(struct pisa_thread *t,
                                     const struct event_batch *b,
+                                    const uint8_t *const *sizes,
                                     const uint8_t *bins) {
   struct pisa_thread_objects *o = t->objects;
   if (!o || !b->object || !b->n_accesses ||
       per_object((void **)&o->reuse, &o->reuse_capacity, sizeof *o->reuse))
     return;
+  if (!sizes)
+    o->partial |= PARTIAL_SPATIAL;
   if (!bins && !(bins = own_bins(o, b))) {
     pisa_out_of_memory();
     return;
   }
-  for (size_t a = 0; a < b->n_accesses; a++)
-    o->reuse[b->object[a]]
-        .bins[bins[a] < LOCALITY_FINITE_BINS ? bins[a] : LOCALITY_COLD_INDEX]++;
+  for (size_t a = 0, end; a < b->n_accesses; a = end) {
+    struct object_reuse *r = &o->reuse[b->object[a] & ~OBJECT_APART];
+    end = object_run(b, a);
+    for (size_t i = a; i < end; i++)
+      r->bins[bins[i] < LOCALITY_FINITE_BINS ? bins[i] : LOCALITY_COLD_INDEX]++;
+    if (sizes && locality_on())
+      locality_add_drops(pisa_config.line_sizes, pisa_config.n_line_sizes,
+                         sizes, a, end - a, r->drops, r->strict_drops);
+  }
 }
 
 PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t) {
   struct pisa_thread_objects *o = t->objects;
   if (!o)
     return;
-  for (uint32_t i = 0; i < o->capacity; i++)
+  for (uint32_t i = 0; i < o->capacity; i++) {
     u64map_free(&o->counts[i].pages);
+    if (o->counts[i].apart)
+      entropy_free(o->counts[i].apart);
+    free(o->counts[i].apart);
+  }
   free(o->counts);
   u64map_free(&o->touch);
   free(o->reuse);
@@ -586,6 +678,10 @@ static void add_reuse(struct object_reuse *to,
                       const struct object_reuse *from) {
   for (int i = 0; i < LOCALITY_BINS; i++)
     to->bins[i] += from->bins[i];
+  for (int s = 0; s < LOCALITY_MAX_SIZES - 1; s++) {
+    to->drops[s] += from->drops[s];
+    to->strict_drops[s] += from->strict_drops[s];
+  }
 }
 
 /* "reuse_distance" and "miss_ratio" at 64-byte lines, as the totals'. */
@@ -675,6 +771,49 @@ static struct object_total *totals(struct pisa_thread *threads) {
   return tot;
 }
 
+/* The PARTIAL_* of any thread: what the objects do not report. */
+static unsigned partial(struct pisa_thread *threads) {
+  unsigned p = 0;
+  for (struct pisa_thread *t = threads; t; t = t->next)
+    if (t->objects)
+      p |= t->objects->partial;
+  return p;
+}
+
+/* The object that owned addr first (an entropy part), n_objects for
+ * none. */
+static size_t first_owner_of(const void *ctx, uint64_t addr) {
+  (void)ctx;
+  uint32_t id = objmap_lookup(&owners, addr).object;
+  return id == OBJMAP_NONE ? n_objects : id;
+}
+
+/* Every object's entropy counts: those its accesses counted apart in every
+ * thread, and the rest of the program's counts `all` at the addresses it
+ * owned first; NULL when memory ran out. */
+static struct entropy_counts *entropies(struct pisa_thread *threads,
+                                        const struct entropy_counts *all) {
+  struct entropy_counts apart,
+      *parts = malloc((n_objects ? n_objects : 1) * sizeof *parts);
+  if (!parts)
+    return NULL;
+  entropy_init(&apart);
+  for (uint32_t i = 0; i < n_objects; i++)
+    entropy_init(&parts[i]);
+  for (struct pisa_thread *t = threads; t; t = t->next)
+    for (uint32_t i = 0; t->objects && i < t->objects->capacity; i++) {
+      const struct entropy_counts *c = t->objects->counts[i].apart;
+      if (c && i < n_objects) {
+        entropy_merge(&parts[i], c);
+        entropy_merge(&apart, c);
+      }
+    }
+  if (entropy_split(all, &apart, first_owner_of, NULL, parts, n_objects))
+    pisa_out_of_memory();
+  entropy_free(&apart);
+  return parts;
+}
+
 static void add_u64(json_object *o, const char *key, uint64_t v) {
   json_object_object_add(o, key, json_object_new_uint64(v));
 }
@@ -730,9 +869,23 @@ static int64_t thread_position(const struct pisa_thread *threads,
   return p;
 }
 
+/* "spatial_locality" of the accesses binned in r, as the totals'. */
+static json_object *spatial_json(const struct object_reuse *r) {
+  uint64_t accesses = 0;
+  for (int i = 0; i < LOCALITY_BINS; i++)
+    accesses += r->bins[i];
+  return spatial_locality_counts_to_json(pisa_config.line_sizes,
+                                         pisa_config.n_line_sizes, accesses,
+                                         r->drops, r->strict_drops);
+}
+
+/* With its entropy counts (`entropy`, or NULL: not reported) and its
+ * spatial locality when `spatial`. */
 static json_object *object_json(const struct pisa_thread *threads,
                                 const struct object *ob,
-                                const struct object_total *tot) {
+                                const struct object_total *tot,
+                                const struct entropy_counts *entropy,
+                                int spatial) {
   json_object *o = json_object_new_object();
   json_object_object_add(o, "kind",
                          json_object_new_string(kind_names[ob->kind]));
@@ -758,6 +911,11 @@ static json_object *object_json(const struct pisa_thread *threads,
   json_object_object_add(o, "access_classes", classes_json(&tot->c));
   if (reuse_on())
     reuse_json(o, &tot->reuse);
+  if (entropy)
+    json_object_object_add(o, "memory_entropy",
+                           entropy_to_json(entropy, pisa_config.entropy_bits));
+  if (spatial)
+    json_object_object_add(o, "spatial_locality", spatial_json(&tot->reuse));
   json_object *fns = json_object_new_array();
   for (int f = 0; f < OBJECT_TOP_FUNCTIONS && tot->function_accesses[f]; f++) {
     json_object *fn = json_object_new_object();
@@ -787,12 +945,19 @@ static int listed(uint32_t id, const struct object_total *tot) {
   return id == OBJECT_UNKNOWN || tot[id].c.accesses || objects[id].allocations;
 }
 
-PISA_HIDDEN json_object *pisa_objects_json(struct pisa_thread *threads) {
+PISA_HIDDEN json_object *pisa_objects_json(struct pisa_thread *threads,
+                                           const struct entropy_counts *all) {
   if (!pisa_config.objects)
     return NULL;
   pthread_mutex_lock(&objects_lock);
   objects_init_locked();
+  unsigned missing = partial(threads);
+  int spatial = locality_on() && !(missing & PARTIAL_SPATIAL);
   struct object_total *tot = totals(threads);
+  struct entropy_counts *ent =
+      all && entropy_on() && !(missing & PARTIAL_ENTROPY)
+          ? entropies(threads, all)
+          : NULL;
   uint32_t *order = malloc(n_objects * sizeof *order), n = 0;
   json_object *a = NULL;
   if (tot && order) {
@@ -804,9 +969,13 @@ PISA_HIDDEN json_object *pisa_objects_json(struct pisa_thread *threads) {
     a = json_object_new_array();
     for (uint32_t k = 0; k < n; k++)
       json_object_array_add(
-          a, object_json(threads, &objects[order[k]], &tot[order[k]]));
+          a, object_json(threads, &objects[order[k]], &tot[order[k]],
+                         ent ? &ent[order[k]] : NULL, spatial));
   }
+  for (uint32_t i = 0; ent && i < n_objects; i++)
+    entropy_free(&ent[i]);
   pthread_mutex_unlock(&objects_lock);
+  free(ent);
   free(order);
   free(tot);
   return a;
