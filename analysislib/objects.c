@@ -147,6 +147,8 @@ struct pisa_thread_objects {
   struct reuse_engine *engine; /* 64-byte lines, when the group has none */
   uint8_t *bins;               /* per access of the batch */
   size_t bins_capacity;
+  uint32_t *drops; /* per access of the batch: locality_drop_masks, then */
+  size_t drops_capacity; /* the strict ones */
 };
 
 PISA_HIDDEN uint32_t pisa_heap_site_count(void) {
@@ -599,12 +601,28 @@ static const uint8_t *own_bins(struct pisa_thread_objects *o,
   return o->bins;
 }
 
-/* The end of the run of accesses from a on to one object. */
-static size_t object_run(const struct event_batch *b, size_t a) {
-  uint32_t id = b->object[a] & ~OBJECT_APART;
-  while (++a < b->n_accesses && (b->object[a] & ~OBJECT_APART) == id)
-    ;
-  return a;
+/* The drop masks of b's accesses (sizes: their bins at every line size)
+ * in o->drops, the strict ones after them; NULL when memory ran out. */
+static const uint32_t *drop_masks(struct pisa_thread_objects *o,
+                                  const struct event_batch *b,
+                                  const uint8_t *const *sizes) {
+  size_t n = b->n_accesses;
+  if (2 * n > o->drops_capacity) {
+    uint32_t *d = realloc(o->drops, 2 * n * sizeof *d);
+    if (!d)
+      return NULL;
+    o->drops = d;
+    o->drops_capacity = 2 * n;
+  }
+  locality_drop_masks(pisa_config.line_sizes, pisa_config.n_line_sizes, sizes,
+                      n, o->drops, o->drops + n);
+  return o->drops;
+}
+
+/* Adds 1 to counts[s] for each bit s of mask. */
+static void count_bits(uint64_t *counts, uint32_t mask) {
+  for (; mask; mask &= mask - 1)
+    counts[__builtin_ctz(mask)]++;
 }
 
 PISA_HIDDEN void pisa_objects_reuse(struct pisa_thread *t,
@@ -621,14 +639,18 @@ PISA_HIDDEN void pisa_objects_reuse(struct pisa_thread *t,
     pisa_out_of_memory();
     return;
   }
-  for (size_t a = 0, end; a < b->n_accesses; a = end) {
+  size_t n = b->n_accesses;
+  const uint32_t *drops =
+      sizes && locality_on() ? drop_masks(o, b, sizes) : NULL;
+  if (sizes && locality_on() && !drops)
+    o->partial |= PARTIAL_SPATIAL; /* out of memory */
+  for (size_t a = 0; a < n; a++) {
     struct object_reuse *r = &o->reuse[b->object[a] & ~OBJECT_APART];
-    end = object_run(b, a);
-    for (size_t i = a; i < end; i++)
-      r->bins[bins[i] < LOCALITY_FINITE_BINS ? bins[i] : LOCALITY_COLD_INDEX]++;
-    if (sizes && locality_on())
-      locality_add_drops(pisa_config.line_sizes, pisa_config.n_line_sizes,
-                         sizes, a, end - a, r->drops, r->strict_drops);
+    r->bins[bins[a] < LOCALITY_FINITE_BINS ? bins[a] : LOCALITY_COLD_INDEX]++;
+    if (drops) {
+      count_bits(r->drops, drops[a]);
+      count_bits(r->strict_drops, drops[n + a]);
+    }
   }
 }
 
@@ -648,6 +670,7 @@ PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t) {
   if (o->engine)
     reuse_free(o->engine);
   free(o->bins);
+  free(o->drops);
   free(o);
   t->objects = NULL;
 }

@@ -63,21 +63,31 @@ static void count_drops(const uint8_t *at_b, const uint8_t *at_2b, size_t n,
   }
 }
 
-void locality_add_drops(const uint64_t *line_bytes, size_t n_sizes,
-                        const uint8_t *const *bins, size_t first, size_t n,
-                        uint64_t *drops, uint64_t *strict_drops) {
-  for (size_t s = 0; s + 1 < n_sizes; s++)
-    if (is_pair(line_bytes, n_sizes, s))
-      count_drops(bins[s] + first, bins[s + 1] + first, n, &drops[s],
-                  &strict_drops[s]);
+void locality_drop_masks(const uint64_t *line_bytes, size_t n_sizes,
+                         const uint8_t *const *bins, size_t n, uint32_t *drops,
+                         uint32_t *strict_drops) {
+  memset(drops, 0, n * sizeof *drops);
+  memset(strict_drops, 0, n * sizeof *strict_drops);
+  for (size_t s = 0; s + 1 < n_sizes; s++) {
+    if (!is_pair(line_bytes, n_sizes, s))
+      continue;
+    const uint8_t *at_b = bins[s], *at_2b = bins[s + 1];
+    for (size_t a = 0; a < n; a++) {
+      uint8_t i_bin = drop_rank(at_b[a]), j_bin = drop_rank(at_2b[a]);
+      drops[a] |= (uint32_t)(j_bin < i_bin) << s;
+      strict_drops[a] |= (uint32_t)(j_bin + 1 < i_bin) << s;
+    }
+  }
 }
 
 void histograms_add_batch(struct reuse_histograms *h,
                           const uint8_t *const *bins, size_t first, size_t n) {
   for (size_t s = 0; s < h->n_sizes; s++)
     count_bins(h->counts[s], bins[s] + first, n);
-  locality_add_drops(h->line_bytes, h->n_sizes, bins, first, n, h->drops,
-                     h->strict_drops);
+  for (size_t s = 0; s + 1 < h->n_sizes; s++)
+    if (is_pair(h->line_bytes, h->n_sizes, s))
+      count_drops(bins[s] + first, bins[s + 1] + first, n, &h->drops[s],
+                  &h->strict_drops[s]);
 }
 
 int histograms_merge(struct reuse_histograms *dst,

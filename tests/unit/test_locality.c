@@ -449,9 +449,9 @@ static void test_merge_is_sum(void) {
   free(addrs);
 }
 
-/* Drops counted apart for two sets of accesses (odd and even positions,
- * runs of one access, as a data object's come) add up to the histograms'
- * drops, and the score from the counts is the histograms' score. */
+/* Drops counted apart from the per-access masks for two sets of accesses
+ * (odd and even positions, as a data object's come) add up to the
+ * histograms' drops, and the score from the counts is the histograms'. */
 static void test_drops_apart(void) {
   size_t n = 4000;
   uint64_t *addrs = mixed_stream(n, 4096);
@@ -467,9 +467,16 @@ static void test_drops_apart(void) {
   const uint8_t *const *view = (const uint8_t *const *)bins;
   histograms_init(&h, sizes_8_512, N_SIZES);
   histograms_add_batch(&h, view, 0, n);
+  uint32_t *drop_mask = malloc(n * sizeof *drop_mask),
+           *strict_mask = malloc(n * sizeof *strict_mask);
+  locality_drop_masks(sizes_8_512, N_SIZES, view, n, drop_mask, strict_mask);
   for (size_t i = 0; i < n; i++)
-    locality_add_drops(sizes_8_512, N_SIZES, view, i, 1, drops[i % 2],
-                       strict[i % 2]);
+    for (int s = 0; s + 1 < N_SIZES; s++) {
+      drops[i % 2][s] += drop_mask[i] >> s & 1;
+      strict[i % 2][s] += strict_mask[i] >> s & 1;
+    }
+  free(drop_mask);
+  free(strict_mask);
   for (int s = 0; s + 1 < N_SIZES; s++) {
     EXPECT_EQ(drops[0][s] + drops[1][s], h.drops[s]);
     EXPECT_EQ(strict[0][s] + strict[1][s], h.strict_drops[s]);
