@@ -34,6 +34,7 @@
 #define OBJECT_PAGE_LINES (1u << OBJECT_PAGE_LINES_SHIFT)
 #define OBJECT_TOP_FUNCTIONS 5
 #define NO_INSTRUCTION UINT64_MAX
+#define OPCODE_RET 1 /* LLVM 19's ret (pisa/vocabulary.h) */
 
 enum object_kind { KIND_UNKNOWN, KIND_HEAP, KIND_GLOBAL, KIND_STACK };
 static const char *const kind_names[] = {"unknown", "heap", "global", "stack"};
@@ -123,6 +124,15 @@ struct object_reuse {
  * group) or spatial locality (reuse group) is then not reported. */
 enum { PARTIAL_ENTROPY = 1, PARTIAL_SPATIAL = 2 };
 
+/* A frame of a thread's shadow call stack: the function running and the
+ * call (block and site) that entered it; block PROGRAM_NONE when that is
+ * not known (a thread's start, main, code entered from code that is not
+ * instrumented with no call before it). */
+struct call_frame {
+  uint32_t function;
+  uint32_t block, site;
+};
+
 /* Ranges cached per thread: a loop streaming through a few arrays at once
  * (triad's three) finds each in the cache. */
 #define OBJECT_CACHE 4
@@ -135,7 +145,11 @@ struct pisa_thread_objects {
   struct cached_range cache[OBJECT_CACHE];
   uint64_t cache_version; /* the map version the cache was filled at */
   unsigned next_victim;
-  uint64_t instructions; /* of the blocks entered so far */
+  uint64_t instructions;    /* of the blocks entered so far */
+  struct call_frame *stack; /* the calls the thread is in, outermost first */
+  uint32_t depth, stack_capacity;
+  uint32_t last_block, last_end; /* the instance before the next one, and
+                                    where it ended; block PROGRAM_NONE: none */
   /* space group */
   struct object_counts *counts;
   uint32_t capacity;
@@ -226,23 +240,19 @@ static void heap_range_ended(void *ctx, const struct objmap_range *r) {
   o->last_free = *(const uint64_t *)ctx;
 }
 
-/* The heap object of site s: by its frames up to the configured depth. */
-static uint32_t heap_object(struct heap_site *s) {
-  if (s->object != OBJMAP_NONE)
-    return s->object;
+/* The heap object of the n frames f (a site's and its callers'): by
+ * their file names and lines; OBJECT_UNKNOWN when memory ran out. */
+static uint32_t context_object(const char *allocator,
+                               const struct object_frame *f, uint32_t n) {
   char key[PISA_MAX_HEAP_FRAMES * 64];
   size_t used = 0;
-  uint32_t depth = s->n_frames < pisa_config.object_depth
-                       ? s->n_frames
-                       : pisa_config.object_depth;
-  for (uint32_t f = 0; f < depth && used < sizeof key; f++)
-    used +=
-        (size_t)snprintf(key + used, sizeof key - used, "%p:%u;",
-                         (const void *)s->frames[f].file, s->frames[f].line);
+  for (uint32_t i = 0; i < n && used < sizeof key; i++)
+    used += (size_t)snprintf(key + used, sizeof key - used, "%p:%u;",
+                             (const void *)f[i].file, f[i].line);
   struct context *c;
   HASH_FIND_STR(contexts, key, c);
   if (c)
-    return s->object = c->object;
+    return c->object;
   uint32_t id = object_new(KIND_HEAP);
   size_t len = strlen(key) + 1;
   if (id == OBJECT_UNKNOWN || !(c = malloc(sizeof *c + len)))
@@ -250,16 +260,42 @@ static uint32_t heap_object(struct heap_site *s) {
   memcpy(c->key, key, len);
   c->object = id;
   HASH_ADD_STR(contexts, key, c);
-  objects[id].name = s->allocator;
-  objects[id].n_frames = depth;
-  memcpy(objects[id].frames, s->frames, depth * sizeof *s->frames);
-  return s->object = id;
+  objects[id].name = allocator;
+  objects[id].n_frames = n;
+  memcpy(objects[id].frames, f, n * sizeof *f);
+  return id;
+}
+
+/* The heap object of site s called with the `n_callers` call sites
+ * `callers` around it (innermost first): by the site's frames and then
+ * the callers', up to the configured depth.  Without callers in the key
+ * the site remembers its object. */
+static uint32_t heap_object(struct heap_site *s,
+                            const struct object_frame *callers,
+                            uint32_t n_callers) {
+  uint32_t depth = pisa_config.object_depth < PISA_MAX_HEAP_FRAMES
+                       ? pisa_config.object_depth
+                       : PISA_MAX_HEAP_FRAMES;
+  uint32_t own = s->n_frames < depth ? s->n_frames : depth;
+  uint32_t more = n_callers < depth - own ? n_callers : depth - own;
+  struct object_frame f[PISA_MAX_HEAP_FRAMES];
+  if (!more && s->object != OBJMAP_NONE)
+    return s->object;
+  memcpy(f, s->frames, own * sizeof *f);
+  memcpy(f + own, callers, more * sizeof *f);
+  uint32_t id = context_object(s->allocator, f, own + more);
+  if (!more && id != OBJECT_UNKNOWN)
+    s->object = id;
+  return id;
 }
 
 /* What a call that allocated or released did, at instruction `at` of the
- * thread.  A failed allocation (nothing allocated, a size asked) released
- * nothing either (realloc). */
-static void heap_event_locked(const struct heap_event *e, uint64_t at) {
+ * thread, called with the call sites `callers` around it.  A failed
+ * allocation (nothing allocated, a size asked) released nothing either
+ * (realloc). */
+static void heap_event_locked(const struct heap_event *e, uint64_t at,
+                              const struct object_frame *callers,
+                              uint32_t n_callers) {
   struct objmap_range gone;
   if (e->released && !(!e->base && e->size) &&
       !objmap_remove(&map, e->released, &gone)) {
@@ -268,7 +304,7 @@ static void heap_event_locked(const struct heap_event *e, uint64_t at) {
   }
   if (!e->base)
     return;
-  uint32_t id = heap_object(&heap_sites[e->site]);
+  uint32_t id = heap_object(&heap_sites[e->site], callers, n_callers);
   struct object *o = &objects[id];
   if (id == OBJECT_UNKNOWN)
     return;
@@ -370,7 +406,9 @@ PISA_HIDDEN void pisa_objects_thread(struct pisa_thread *t) {
 /* ---- A thread's counts (its space group) --------------------------------- */
 
 static struct pisa_thread_objects *thread_objects(struct pisa_thread *t) {
-  if (!t->objects && !(t->objects = calloc(1, sizeof *t->objects)))
+  if (!t->objects && (t->objects = calloc(1, sizeof *t->objects)))
+    t->objects->last_block = PROGRAM_NONE;
+  if (!t->objects)
     pisa_out_of_memory();
   return t->objects;
 }
@@ -438,10 +476,137 @@ static void name_objects(struct pisa_thread_objects *o, struct event_batch *b,
     b->object[a] = object_at(o, b->addr[a]);
 }
 
+/* ---- The calls a thread is in (the decoding thread) ----------------------
+ * A shadow call stack followed from the instances alone: a function's
+ * entry block pushes a frame (blocks never branch back to an entry
+ * block), a resumed block pops the frame its call entered and those above
+ * it, a block entered after its function's last block returned (`ret`
+ * ending an instance that did not stop at a call: a return through an
+ * invoke, or into code that is not instrumented) pops that frame.  The
+ * frames are the heap objects' calling context, read at allocations. */
+
+static void push_frame(struct pisa_thread_objects *o, uint32_t function,
+                       uint32_t block, uint32_t site) {
+  if (o->depth == o->stack_capacity) {
+    uint32_t cap = o->stack_capacity ? 2 * o->stack_capacity : 64;
+    struct call_frame *grown = realloc(o->stack, cap * sizeof *grown);
+    if (!grown) {
+      pisa_out_of_memory();
+      return;
+    }
+    o->stack = grown;
+    o->stack_capacity = cap;
+  }
+  o->stack[o->depth++] = (struct call_frame){function, block, site};
+}
+
+/* Pops the frames above function's; a frame for it, entered from where
+ * is not known, when it has none. */
+static void unwind_to(struct pisa_thread_objects *o, uint32_t function) {
+  while (o->depth && o->stack[o->depth - 1].function != function)
+    o->depth--;
+  if (!o->depth)
+    push_frame(o, function, PROGRAM_NONE, 0);
+}
+
+/* The call at site `site` of block `block` returned: its frame goes, and
+ * the frames above it. */
+static void return_to(struct pisa_thread_objects *o, uint32_t block,
+                      uint32_t site) {
+  for (uint32_t d = o->depth; d > 0; d--)
+    if (o->stack[d - 1].block == block && o->stack[d - 1].site == site) {
+      o->depth = d - 1;
+      break;
+    }
+  unwind_to(o, pisa_blocks[block].function);
+}
+
+/* Whether the instance before the next one stopped at a call. */
+static int stopped_at_call(const struct pisa_thread_objects *o) {
+  if (o->last_block == PROGRAM_NONE)
+    return 0;
+  const struct program_block *pb = &pisa_blocks[o->last_block];
+  return o->last_end < pb->n_sites &&
+         pb->sites[o->last_end].kind == PROGRAM_SITE_CALL;
+}
+
+/* Whether the instance before the next one returned from its function. */
+static int returned(const struct pisa_thread_objects *o) {
+  if (o->last_block == PROGRAM_NONE || stopped_at_call(o))
+    return 0;
+  const struct program_block *pb = &pisa_blocks[o->last_block];
+  return pb->n_instrs && pb->instrs[pb->n_instrs - 1].opcode == OPCODE_RET &&
+         o->depth && o->stack[o->depth - 1].function == pb->function;
+}
+
+/* Entered block `id`: a call when it is its function's entry block (from
+ * the call the instance before stopped at, else from the call the frame
+ * that just returned came from); the function's frame otherwise. */
+static void entered(struct pisa_thread_objects *o, uint32_t id) {
+  uint32_t block = PROGRAM_NONE, site = 0, fn = pisa_blocks[id].function;
+  if (stopped_at_call(o)) {
+    block = o->last_block;
+    site = o->last_end;
+  } else if (returned(o)) {
+    o->depth--;
+    block = o->stack[o->depth].block;
+    site = o->stack[o->depth].site;
+  }
+  if (pisa_functions[fn].first_block == id)
+    push_frame(o, fn, block, site);
+  else
+    unwind_to(o, fn);
+}
+
+/* The stack after instance i of b (after lost words, the instance before
+ * it is not known). */
+static void follow_calls(struct pisa_thread_objects *o,
+                         const struct event_batch *b, size_t i) {
+  uint8_t start = b->start[i];
+  if (start & INSTANCE_LOST_CONTEXT)
+    o->last_block = PROGRAM_NONE;
+  if ((start & INSTANCE_START_MASK) == INSTANCE_ENTERED)
+    entered(o, b->block[i]);
+  else if ((start & INSTANCE_START_MASK) == INSTANCE_RESUMED &&
+           !(start & INSTANCE_EXTERNAL_CALL))
+    return_to(o, b->block[i], b->first_site[i] - 1);
+  o->last_block = b->block[i];
+  o->last_end = b->end_site[i];
+}
+
+/* The source location of site `site` of block `block` (its instruction's
+ * innermost debug location). */
+static struct object_frame site_location(uint32_t block, uint32_t site) {
+  const struct program_block_source *bs = &pisa_block_sources[block];
+  uint32_t instr = pisa_blocks[block].sites[site].instr, at = 0;
+  for (uint32_t r = 0; r < bs->n_lines; r++) {
+    if (instr < at + bs->lines[r].n_instrs)
+      return (struct object_frame){bs->lines[r].file, bs->lines[r].line};
+    at += bs->lines[r].n_instrs;
+  }
+  return (struct object_frame){NULL, 0};
+}
+
+/* The call sites of the thread's frames, innermost first, into f (at most
+ * n): how many there are up to the first one not known. */
+static uint32_t callers(const struct pisa_thread_objects *o,
+                        struct object_frame *f, uint32_t n) {
+  uint32_t k = 0;
+  for (uint32_t d = o->depth; d > 0 && k < n; d--) {
+    const struct call_frame *fr = &o->stack[d - 1];
+    if (fr->block == PROGRAM_NONE)
+      break;
+    f[k++] = site_location(fr->block, fr->site);
+  }
+  return k;
+}
+
 static void apply_heap_event(struct pisa_thread_objects *o,
                              const struct heap_event *e) {
+  struct object_frame f[PISA_MAX_HEAP_FRAMES];
+  uint32_t n = e->base ? callers(o, f, PISA_MAX_HEAP_FRAMES) : 0;
   pthread_mutex_lock(&objects_lock);
-  heap_event_locked(e, o->instructions);
+  heap_event_locked(e, o->instructions, f, n);
   pthread_mutex_unlock(&objects_lock);
 }
 
@@ -471,6 +636,7 @@ PISA_HIDDEN void pisa_objects_prepare(struct pisa_thread *t,
     const struct program_block *pb = &pisa_blocks[b->block[i]];
     if ((b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED)
       o->instructions += pb->n_instrs;
+    follow_calls(o, b, i);
     size_t a = b->first_access[i], end = b->first_access[i + 1];
     for (; e < b->n_heap && b->heap[e].instance <= i; e++) {
       size_t at = b->heap[e].access < end ? b->heap[e].access : end;
@@ -667,6 +833,7 @@ PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t) {
   free(o->counts);
   u64map_free(&o->touch);
   free(o->reuse);
+  free(o->stack);
   if (o->engine)
     reuse_free(o->engine);
   free(o->bins);
