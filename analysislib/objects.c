@@ -544,6 +544,9 @@ static int returned(const struct pisa_thread_objects *o) {
  * that just returned came from); the function's frame otherwise. */
 static void entered(struct pisa_thread_objects *o, uint32_t id) {
   uint32_t block = PROGRAM_NONE, site = 0, fn = pisa_blocks[id].function;
+  int entry = pisa_functions[fn].first_block == id;
+  if (!entry && id == o->last_block)
+    return; /* a block branching to itself: the same call */
   if (stopped_at_call(o)) {
     block = o->last_block;
     site = o->last_end;
@@ -552,7 +555,7 @@ static void entered(struct pisa_thread_objects *o, uint32_t id) {
     block = o->stack[o->depth].block;
     site = o->stack[o->depth].site;
   }
-  if (pisa_functions[fn].first_block == id)
+  if (entry)
     push_frame(o, fn, block, site);
   else
     unwind_to(o, fn);
