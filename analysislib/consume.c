@@ -871,7 +871,7 @@ static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
       (pisa_config.families & (PISA_FAMILY(FOOTPRINT) | PISA_FAMILY(ENTROPY))))
     consume_loops(t, b);
   if (pisa_config.objects)
-    pisa_objects_consume(t, b);
+    pisa_objects_consume(t, b, fed == b);
   if (pisa_intervals_on())
     pisa_intervals_space(t, b);
   consume_regions(t, b, fed, PISA_CONSUME_SPACE, fed ? region_space : NULL);
@@ -892,8 +892,11 @@ static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
   int regions = t->regions_open[PISA_CONSUME_REUSE] || b->n_marks;
   t->reuse_counted_to = 0; /* nothing of this batch counted yet */
   int bins = fed && !reuse_histograms(t, fed, regions);
-  if (pisa_config.objects)
-    pisa_objects_reuse(t, b, bins && fed == b ? line_bins(t, 64) : NULL);
+  if (pisa_config.objects && bins && fed == b)
+    pisa_objects_reuse(t, b, (const uint8_t *const *)t->reuse_bins,
+                       line_bins(t, 64));
+  else if (pisa_config.objects)
+    pisa_objects_reuse(t, b, NULL, NULL);
   if (pisa_intervals_on())
     pisa_intervals_reuse(t, b, bins);
   consume_regions(t, b, fed, PISA_CONSUME_REUSE, bins ? region_reuse : NULL);

@@ -8,8 +8,14 @@
  * the map changes, so a stream through one object takes the lock once.
  * The space group counts the accesses per object; the reuse group bins
  * each access's LRU stack distance at 64-byte lines by its object, with
- * the bins its own 64-byte engine computed anyway when it has one. */
+ * the bins its own 64-byte engine computed anyway when it has one, and
+ * counts by object how the bins drop when the line doubles (spatial
+ * locality).  An object's entropy comes from the program's address counts
+ * when the result is built: each address's counts go to the object that
+ * owned it first, except those of accesses made while it belonged to
+ * another object (or to none), which the space group counted apart. */
 #include "objects.h"
+#include "entropy.h"
 #include "locality.h"
 #include "objmap.h"
 #include "pisa/vocabulary.h"
@@ -20,11 +26,15 @@
 #include <uthash.h>
 
 #define OBJECT_UNKNOWN 0u
+/* The flag of an access (and of a live range) whose entropy is counted
+ * apart: its address had another owner first (or, in a gap, has none). */
+#define OBJECT_APART (UINT32_C(1) << 31)
 #define OBJECT_LINE_SHIFT 6       /* footprint and reuse at 64-byte lines */
 #define OBJECT_PAGE_LINES_SHIFT 6 /* a 4 KiB page holds 64 lines */
 #define OBJECT_PAGE_LINES (1u << OBJECT_PAGE_LINES_SHIFT)
 #define OBJECT_TOP_FUNCTIONS 5
 #define NO_INSTRUCTION UINT64_MAX
+#define OPCODE_RET 1 /* LLVM 19's ret (pisa/vocabulary.h) */
 
 enum object_kind { KIND_UNKNOWN, KIND_HEAP, KIND_GLOBAL, KIND_STACK };
 static const char *const kind_names[] = {"unknown", "heap", "global", "stack"};
@@ -68,6 +78,12 @@ static struct object *objects;
 static uint32_t n_objects, objects_capacity;
 static struct context *contexts;
 static struct objmap map;
+/* The first owner of every address an object's range held, with the
+ * entropy family: the ranges that overlapped no earlier one, never
+ * removed.  An access to a live range that is one of them (or lies in one
+ * the same object owned) counts for the object in the program's address
+ * counts; any other access is counted apart (OBJECT_APART). */
+static struct objmap owners;
 /* Bumped at every change of the map: a thread's cached range is valid
  * while the version it was read at is current. */
 static _Atomic uint64_t map_version;
@@ -80,8 +96,9 @@ static _Atomic uint64_t map_version;
 struct object_counts {
   uint64_t accesses, loads, stores, bytes_loaded, bytes_stored;
   uint64_t class_accesses[PISA_ACCESS_CLASS_COUNT]; /* by access_class */
-  struct u64map pages; /* addr >> 12 -> mask of the lines touched */
-  uint64_t *last_mask; /* the mask of page last_page, or NULL */
+  struct entropy_counts *apart; /* the OBJECT_APART accesses, or NULL */
+  struct u64map pages;          /* addr >> 12 -> mask of the lines touched */
+  uint64_t *last_mask;          /* the mask of page last_page, or NULL */
   uint64_t last_page;
   uint32_t fn; /* the function of the pending accesses */
   uint64_t pending;
@@ -95,9 +112,25 @@ struct cached_range {
   uint32_t object; /* OBJECT_UNKNOWN for a gap */
 };
 
-/* One thread's reuse bins per object at 64-byte lines (reuse group). */
+/* One thread's reuse bins per object at 64-byte lines, and its drops per
+ * pair of line sizes (b, 2b) (reuse group). */
 struct object_reuse {
   uint64_t bins[LOCALITY_BINS]; /* cold last */
+  uint64_t drops[LOCALITY_MAX_SIZES - 1], strict_drops[LOCALITY_MAX_SIZES - 1];
+};
+
+/* What a thread's groups could not count for every access (a sampled
+ * group's accesses come without objects): the objects' entropy (space
+ * group) or spatial locality (reuse group) is then not reported. */
+enum { PARTIAL_ENTROPY = 1, PARTIAL_SPATIAL = 2 };
+
+/* A frame of a thread's shadow call stack: the function running and the
+ * call (block and site) that entered it; block PROGRAM_NONE when that is
+ * not known (a thread's start, main, code entered from code that is not
+ * instrumented with no call before it). */
+struct call_frame {
+  uint32_t function;
+  uint32_t block, site;
 };
 
 /* Ranges cached per thread: a loop streaming through a few arrays at once
@@ -112,27 +145,40 @@ struct pisa_thread_objects {
   struct cached_range cache[OBJECT_CACHE];
   uint64_t cache_version; /* the map version the cache was filled at */
   unsigned next_victim;
-  uint64_t instructions; /* of the blocks entered so far */
+  uint64_t instructions;    /* of the blocks entered so far */
+  struct call_frame *stack; /* the calls the thread is in, outermost first */
+  uint32_t depth, stack_capacity;
+  uint32_t last_block, last_end; /* the instance before the next one, and
+                                    where it ended; block PROGRAM_NONE: none */
   /* space group */
   struct object_counts *counts;
   uint32_t capacity;
-  struct u64map touch; /* object << 32 | source function -> accesses */
+  _Atomic unsigned partial; /* PARTIAL_* (both groups) */
+  struct u64map touch;      /* object << 32 | source function -> accesses */
   /* reuse group */
   struct object_reuse *reuse;
   uint32_t reuse_capacity;
   struct reuse_engine *engine; /* 64-byte lines, when the group has none */
   uint8_t *bins;               /* per access of the batch */
   size_t bins_capacity;
+  uint32_t *drops; /* per access of the batch: locality_drop_masks, then */
+  size_t drops_capacity; /* the strict ones */
 };
 
 PISA_HIDDEN uint32_t pisa_heap_site_count(void) {
   return atomic_load_explicit(&n_heap_sites, memory_order_acquire);
 }
 
+static int entropy_on(void) {
+  return (pisa_config.families & PISA_FAMILY(ENTROPY)) != 0;
+}
+
 /* ---- Objects (under objects_lock) ---------------------------------------- */
 
 /* A new object of `kind`: its id, or OBJECT_UNKNOWN when memory ran out. */
 static uint32_t object_new(uint8_t kind) {
+  if (n_objects == OBJECT_APART - 1) /* ids stay below the flag */
+    return OBJECT_UNKNOWN;
   if (n_objects == objects_capacity) {
     uint32_t cap = objects_capacity ? 2 * objects_capacity : 64;
     struct object *o = realloc(objects, cap * sizeof *o);
@@ -155,9 +201,29 @@ static void objects_init_locked(void) {
     object_new(KIND_UNKNOWN);
 }
 
+/* 0 when object's accesses to [base, base + size) count for it in the
+ * program's address counts: the range lies in one the object owned first,
+ * or overlaps no earlier range and is now one of the first owners; else
+ * OBJECT_APART (and always 0 without the entropy family). */
+static uint32_t first_owner(uint64_t base, uint64_t size, uint32_t object) {
+  uint64_t end = base + (size ? size : 1);
+  if (!entropy_on())
+    return 0;
+  struct objmap_range r = objmap_lookup(&owners, base);
+  if (end <= base || end > r.end)
+    return OBJECT_APART;
+  if (r.object == object)
+    return 0;
+  if (r.object == OBJMAP_NONE &&
+      !objmap_insert(&owners, base, size, object, NULL, NULL))
+    return 0;
+  return OBJECT_APART;
+}
+
 /* The map gets [base, base + size) for object; ranges it covers end. */
 static void map_insert(uint64_t base, uint64_t size, uint32_t object,
                        objmap_ended *ended, void *ctx) {
+  object |= first_owner(base, size, object);
   if (objmap_insert(&map, base, size, object, ended, ctx))
     pisa_out_of_memory();
   atomic_fetch_add_explicit(&map_version, 1, memory_order_release);
@@ -165,7 +231,7 @@ static void map_insert(uint64_t base, uint64_t size, uint32_t object,
 
 /* A heap range ended (released, or replaced) at instruction *ctx. */
 static void heap_range_ended(void *ctx, const struct objmap_range *r) {
-  struct object *o = &objects[r->object];
+  struct object *o = &objects[r->object & ~OBJECT_APART];
   uint64_t bytes = r->end - r->base;
   if (o->kind != KIND_HEAP)
     return;
@@ -174,23 +240,19 @@ static void heap_range_ended(void *ctx, const struct objmap_range *r) {
   o->last_free = *(const uint64_t *)ctx;
 }
 
-/* The heap object of site s: by its frames up to the configured depth. */
-static uint32_t heap_object(struct heap_site *s) {
-  if (s->object != OBJMAP_NONE)
-    return s->object;
+/* The heap object of the n frames f (a site's and its callers'): by
+ * their file names and lines; OBJECT_UNKNOWN when memory ran out. */
+static uint32_t context_object(const char *allocator,
+                               const struct object_frame *f, uint32_t n) {
   char key[PISA_MAX_HEAP_FRAMES * 64];
   size_t used = 0;
-  uint32_t depth = s->n_frames < pisa_config.object_depth
-                       ? s->n_frames
-                       : pisa_config.object_depth;
-  for (uint32_t f = 0; f < depth && used < sizeof key; f++)
-    used +=
-        (size_t)snprintf(key + used, sizeof key - used, "%p:%u;",
-                         (const void *)s->frames[f].file, s->frames[f].line);
+  for (uint32_t i = 0; i < n && used < sizeof key; i++)
+    used += (size_t)snprintf(key + used, sizeof key - used, "%p:%u;",
+                             (const void *)f[i].file, f[i].line);
   struct context *c;
   HASH_FIND_STR(contexts, key, c);
   if (c)
-    return s->object = c->object;
+    return c->object;
   uint32_t id = object_new(KIND_HEAP);
   size_t len = strlen(key) + 1;
   if (id == OBJECT_UNKNOWN || !(c = malloc(sizeof *c + len)))
@@ -198,16 +260,42 @@ static uint32_t heap_object(struct heap_site *s) {
   memcpy(c->key, key, len);
   c->object = id;
   HASH_ADD_STR(contexts, key, c);
-  objects[id].name = s->allocator;
-  objects[id].n_frames = depth;
-  memcpy(objects[id].frames, s->frames, depth * sizeof *s->frames);
-  return s->object = id;
+  objects[id].name = allocator;
+  objects[id].n_frames = n;
+  memcpy(objects[id].frames, f, n * sizeof *f);
+  return id;
+}
+
+/* The heap object of site s called with the `n_callers` call sites
+ * `callers` around it (innermost first): by the site's frames and then
+ * the callers', up to the configured depth.  Without callers in the key
+ * the site remembers its object. */
+static uint32_t heap_object(struct heap_site *s,
+                            const struct object_frame *callers,
+                            uint32_t n_callers) {
+  uint32_t depth = pisa_config.object_depth < PISA_MAX_HEAP_FRAMES
+                       ? pisa_config.object_depth
+                       : PISA_MAX_HEAP_FRAMES;
+  uint32_t own = s->n_frames < depth ? s->n_frames : depth;
+  uint32_t more = n_callers < depth - own ? n_callers : depth - own;
+  struct object_frame f[PISA_MAX_HEAP_FRAMES];
+  if (!more && s->object != OBJMAP_NONE)
+    return s->object;
+  memcpy(f, s->frames, own * sizeof *f);
+  memcpy(f + own, callers, more * sizeof *f);
+  uint32_t id = context_object(s->allocator, f, own + more);
+  if (!more && id != OBJECT_UNKNOWN)
+    s->object = id;
+  return id;
 }
 
 /* What a call that allocated or released did, at instruction `at` of the
- * thread.  A failed allocation (nothing allocated, a size asked) released
- * nothing either (realloc). */
-static void heap_event_locked(const struct heap_event *e, uint64_t at) {
+ * thread, called with the call sites `callers` around it.  A failed
+ * allocation (nothing allocated, a size asked) released nothing either
+ * (realloc). */
+static void heap_event_locked(const struct heap_event *e, uint64_t at,
+                              const struct object_frame *callers,
+                              uint32_t n_callers) {
   struct objmap_range gone;
   if (e->released && !(!e->base && e->size) &&
       !objmap_remove(&map, e->released, &gone)) {
@@ -216,7 +304,7 @@ static void heap_event_locked(const struct heap_event *e, uint64_t at) {
   }
   if (!e->base)
     return;
-  uint32_t id = heap_object(&heap_sites[e->site]);
+  uint32_t id = heap_object(&heap_sites[e->site], callers, n_callers);
   struct object *o = &objects[id];
   if (id == OBJECT_UNKNOWN)
     return;
@@ -318,7 +406,9 @@ PISA_HIDDEN void pisa_objects_thread(struct pisa_thread *t) {
 /* ---- A thread's counts (its space group) --------------------------------- */
 
 static struct pisa_thread_objects *thread_objects(struct pisa_thread *t) {
-  if (!t->objects && !(t->objects = calloc(1, sizeof *t->objects)))
+  if (!t->objects && (t->objects = calloc(1, sizeof *t->objects)))
+    t->objects->last_block = PROGRAM_NONE;
+  if (!t->objects)
     pisa_out_of_memory();
   return t->objects;
 }
@@ -359,9 +449,9 @@ static struct cached_range *cache_fill(struct pisa_thread_objects *o,
   struct objmap_range r = objmap_lookup(&map, addr);
   o->cache_version = atomic_load_explicit(&map_version, memory_order_relaxed);
   pthread_mutex_unlock(&objects_lock);
+  uint32_t gap = entropy_on() ? OBJECT_UNKNOWN | OBJECT_APART : OBJECT_UNKNOWN;
   *c = (struct cached_range){r.base, r.end - r.base,
-                             r.object == OBJMAP_NONE ? OBJECT_UNKNOWN
-                                                     : r.object};
+                             r.object == OBJMAP_NONE ? gap : r.object};
   return c;
 }
 
@@ -386,10 +476,140 @@ static void name_objects(struct pisa_thread_objects *o, struct event_batch *b,
     b->object[a] = object_at(o, b->addr[a]);
 }
 
+/* ---- The calls a thread is in (the decoding thread) ----------------------
+ * A shadow call stack followed from the instances alone: a function's
+ * entry block pushes a frame (blocks never branch back to an entry
+ * block), a resumed block pops the frame its call entered and those above
+ * it, a block entered after its function's last block returned (`ret`
+ * ending an instance that did not stop at a call: a return through an
+ * invoke, or into code that is not instrumented) pops that frame.  The
+ * frames are the heap objects' calling context, read at allocations. */
+
+static void push_frame(struct pisa_thread_objects *o, uint32_t function,
+                       uint32_t block, uint32_t site) {
+  if (o->depth == o->stack_capacity) {
+    uint32_t cap = o->stack_capacity ? 2 * o->stack_capacity : 64;
+    struct call_frame *grown = realloc(o->stack, cap * sizeof *grown);
+    if (!grown) {
+      pisa_out_of_memory();
+      return;
+    }
+    o->stack = grown;
+    o->stack_capacity = cap;
+  }
+  o->stack[o->depth++] = (struct call_frame){function, block, site};
+}
+
+/* Pops the frames above function's; a frame for it, entered from where
+ * is not known, when it has none. */
+static void unwind_to(struct pisa_thread_objects *o, uint32_t function) {
+  while (o->depth && o->stack[o->depth - 1].function != function)
+    o->depth--;
+  if (!o->depth)
+    push_frame(o, function, PROGRAM_NONE, 0);
+}
+
+/* The call at site `site` of block `block` returned: its frame goes, and
+ * the frames above it. */
+static void return_to(struct pisa_thread_objects *o, uint32_t block,
+                      uint32_t site) {
+  for (uint32_t d = o->depth; d > 0; d--)
+    if (o->stack[d - 1].block == block && o->stack[d - 1].site == site) {
+      o->depth = d - 1;
+      break;
+    }
+  unwind_to(o, pisa_blocks[block].function);
+}
+
+/* Whether the instance before the next one stopped at a call. */
+static int stopped_at_call(const struct pisa_thread_objects *o) {
+  if (o->last_block == PROGRAM_NONE)
+    return 0;
+  const struct program_block *pb = &pisa_blocks[o->last_block];
+  return o->last_end < pb->n_sites &&
+         pb->sites[o->last_end].kind == PROGRAM_SITE_CALL;
+}
+
+/* Whether the instance before the next one returned from its function. */
+static int returned(const struct pisa_thread_objects *o) {
+  if (o->last_block == PROGRAM_NONE || stopped_at_call(o))
+    return 0;
+  const struct program_block *pb = &pisa_blocks[o->last_block];
+  return pb->n_instrs && pb->instrs[pb->n_instrs - 1].opcode == OPCODE_RET &&
+         o->depth && o->stack[o->depth - 1].function == pb->function;
+}
+
+/* Entered block `id`: a call when it is its function's entry block (from
+ * the call the instance before stopped at, else from the call the frame
+ * that just returned came from); the function's frame otherwise. */
+static void entered(struct pisa_thread_objects *o, uint32_t id) {
+  uint32_t block = PROGRAM_NONE, site = 0, fn = pisa_blocks[id].function;
+  int entry = pisa_functions[fn].first_block == id;
+  if (!entry && id == o->last_block)
+    return; /* a block branching to itself: the same call */
+  if (stopped_at_call(o)) {
+    block = o->last_block;
+    site = o->last_end;
+  } else if (returned(o)) {
+    o->depth--;
+    block = o->stack[o->depth].block;
+    site = o->stack[o->depth].site;
+  }
+  if (entry)
+    push_frame(o, fn, block, site);
+  else
+    unwind_to(o, fn);
+}
+
+/* The stack after instance i of b (after lost words, the instance before
+ * it is not known). */
+static void follow_calls(struct pisa_thread_objects *o,
+                         const struct event_batch *b, size_t i) {
+  uint8_t start = b->start[i];
+  if (start & INSTANCE_LOST_CONTEXT)
+    o->last_block = PROGRAM_NONE;
+  if ((start & INSTANCE_START_MASK) == INSTANCE_ENTERED)
+    entered(o, b->block[i]);
+  else if ((start & INSTANCE_START_MASK) == INSTANCE_RESUMED &&
+           !(start & INSTANCE_EXTERNAL_CALL))
+    return_to(o, b->block[i], b->first_site[i] - 1);
+  o->last_block = b->block[i];
+  o->last_end = b->end_site[i];
+}
+
+/* The source location of site `site` of block `block` (its instruction's
+ * innermost debug location). */
+static struct object_frame site_location(uint32_t block, uint32_t site) {
+  const struct program_block_source *bs = &pisa_block_sources[block];
+  uint32_t instr = pisa_blocks[block].sites[site].instr, at = 0;
+  for (uint32_t r = 0; r < bs->n_lines; r++) {
+    if (instr < at + bs->lines[r].n_instrs)
+      return (struct object_frame){bs->lines[r].file, bs->lines[r].line};
+    at += bs->lines[r].n_instrs;
+  }
+  return (struct object_frame){NULL, 0};
+}
+
+/* The call sites of the thread's frames, innermost first, into f (at most
+ * n): how many there are up to the first one not known. */
+static uint32_t callers(const struct pisa_thread_objects *o,
+                        struct object_frame *f, uint32_t n) {
+  uint32_t k = 0;
+  for (uint32_t d = o->depth; d > 0 && k < n; d--) {
+    const struct call_frame *fr = &o->stack[d - 1];
+    if (fr->block == PROGRAM_NONE)
+      break;
+    f[k++] = site_location(fr->block, fr->site);
+  }
+  return k;
+}
+
 static void apply_heap_event(struct pisa_thread_objects *o,
                              const struct heap_event *e) {
+  struct object_frame f[PISA_MAX_HEAP_FRAMES];
+  uint32_t n = e->base ? callers(o, f, PISA_MAX_HEAP_FRAMES) : 0;
   pthread_mutex_lock(&objects_lock);
-  heap_event_locked(e, o->instructions);
+  heap_event_locked(e, o->instructions, f, n);
   pthread_mutex_unlock(&objects_lock);
 }
 
@@ -419,6 +639,7 @@ PISA_HIDDEN void pisa_objects_prepare(struct pisa_thread *t,
     const struct program_block *pb = &pisa_blocks[b->block[i]];
     if ((b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED)
       o->instructions += pb->n_instrs;
+    follow_calls(o, b, i);
     size_t a = b->first_access[i], end = b->first_access[i + 1];
     for (; e < b->n_heap && b->heap[e].instance <= i; e++) {
       size_t at = b->heap[e].access < end ? b->heap[e].access : end;
@@ -490,16 +711,33 @@ static void count_access(struct pisa_thread_objects *o, uint32_t id,
   c->pending++;
 }
 
+/* The address of an OBJECT_APART access into its object's own counts. */
+static void count_apart(struct object_counts *c, uint64_t addr) {
+  if (!c->apart && (c->apart = malloc(sizeof *c->apart)))
+    entropy_init(c->apart);
+  if (!c->apart)
+    pisa_out_of_memory();
+  else
+    entropy_add_batch(c->apart, &addr, 1);
+}
+
 PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
-                                      const struct event_batch *b) {
+                                      const struct event_batch *b, int whole) {
   struct pisa_thread_objects *o = t->objects;
   if (!o || !b->object ||
       per_object((void **)&o->counts, &o->capacity, sizeof *o->counts))
     return;
+  if (!whole)
+    o->partial |= PARTIAL_ENTROPY;
+  int apart = !(o->partial & PARTIAL_ENTROPY) && entropy_on();
   for (size_t i = 0; i < b->n_instances; i++) {
     uint32_t fn = pisa_blocks[b->block[i]].source;
-    for (size_t a = b->first_access[i]; a < b->first_access[i + 1]; a++)
-      count_access(o, b->object[a], fn, b, a);
+    for (size_t a = b->first_access[i]; a < b->first_access[i + 1]; a++) {
+      uint32_t id = b->object[a] & ~OBJECT_APART;
+      count_access(o, id, fn, b, a);
+      if (apart && (b->object[a] & OBJECT_APART))
+        count_apart(&o->counts[id], b->addr[a]);
+    }
   }
 }
 
@@ -508,6 +746,10 @@ PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
 
 static int reuse_on(void) {
   return (pisa_config.families & PISA_FAMILY(REUSE)) != 0;
+}
+
+static int locality_on(void) {
+  return (pisa_config.families & PISA_FAMILY(LOCALITY)) != 0;
 }
 
 /* The 64-byte reuse bins of b's accesses from the objects' own engine, in
@@ -528,34 +770,77 @@ static const uint8_t *own_bins(struct pisa_thread_objects *o,
   return o->bins;
 }
 
+/* The drop masks of b's accesses (sizes: their bins at every line size)
+ * in o->drops, the strict ones after them; NULL when memory ran out. */
+static const uint32_t *drop_masks(struct pisa_thread_objects *o,
+                                  const struct event_batch *b,
+                                  const uint8_t *const *sizes) {
+  size_t n = b->n_accesses;
+  if (2 * n > o->drops_capacity) {
+    uint32_t *d = realloc(o->drops, 2 * n * sizeof *d);
+    if (!d)
+      return NULL;
+    o->drops = d;
+    o->drops_capacity = 2 * n;
+  }
+  locality_drop_masks(pisa_config.line_sizes, pisa_config.n_line_sizes, sizes,
+                      n, o->drops, o->drops + n);
+  return o->drops;
+}
+
+/* Adds 1 to counts[s] for each bit s of mask. */
+static void count_bits(uint64_t *counts, uint32_t mask) {
+  for (; mask; mask &= mask - 1)
+    counts[__builtin_ctz(mask)]++;
+}
+
 PISA_HIDDEN void pisa_objects_reuse(struct pisa_thread *t,
                                     const struct event_batch *b,
+                                    const uint8_t *const *sizes,
                                     const uint8_t *bins) {
   struct pisa_thread_objects *o = t->objects;
   if (!o || !b->object || !b->n_accesses ||
       per_object((void **)&o->reuse, &o->reuse_capacity, sizeof *o->reuse))
     return;
+  if (!sizes)
+    o->partial |= PARTIAL_SPATIAL;
   if (!bins && !(bins = own_bins(o, b))) {
     pisa_out_of_memory();
     return;
   }
-  for (size_t a = 0; a < b->n_accesses; a++)
-    o->reuse[b->object[a]]
-        .bins[bins[a] < LOCALITY_FINITE_BINS ? bins[a] : LOCALITY_COLD_INDEX]++;
+  size_t n = b->n_accesses;
+  const uint32_t *drops =
+      sizes && locality_on() ? drop_masks(o, b, sizes) : NULL;
+  if (sizes && locality_on() && !drops)
+    o->partial |= PARTIAL_SPATIAL; /* out of memory */
+  for (size_t a = 0; a < n; a++) {
+    struct object_reuse *r = &o->reuse[b->object[a] & ~OBJECT_APART];
+    r->bins[bins[a] < LOCALITY_FINITE_BINS ? bins[a] : LOCALITY_COLD_INDEX]++;
+    if (drops) {
+      count_bits(r->drops, drops[a]);
+      count_bits(r->strict_drops, drops[n + a]);
+    }
+  }
 }
 
 PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t) {
   struct pisa_thread_objects *o = t->objects;
   if (!o)
     return;
-  for (uint32_t i = 0; i < o->capacity; i++)
+  for (uint32_t i = 0; i < o->capacity; i++) {
     u64map_free(&o->counts[i].pages);
+    if (o->counts[i].apart)
+      entropy_free(o->counts[i].apart);
+    free(o->counts[i].apart);
+  }
   free(o->counts);
   u64map_free(&o->touch);
   free(o->reuse);
+  free(o->stack);
   if (o->engine)
     reuse_free(o->engine);
   free(o->bins);
+  free(o->drops);
   free(o);
   t->objects = NULL;
 }
@@ -586,6 +871,10 @@ static void add_reuse(struct object_reuse *to,
                       const struct object_reuse *from) {
   for (int i = 0; i < LOCALITY_BINS; i++)
     to->bins[i] += from->bins[i];
+  for (int s = 0; s < LOCALITY_MAX_SIZES - 1; s++) {
+    to->drops[s] += from->drops[s];
+    to->strict_drops[s] += from->strict_drops[s];
+  }
 }
 
 /* "reuse_distance" and "miss_ratio" at 64-byte lines, as the totals'. */
@@ -675,6 +964,49 @@ static struct object_total *totals(struct pisa_thread *threads) {
   return tot;
 }
 
+/* The PARTIAL_* of any thread: what the objects do not report. */
+static unsigned partial(struct pisa_thread *threads) {
+  unsigned p = 0;
+  for (struct pisa_thread *t = threads; t; t = t->next)
+    if (t->objects)
+      p |= t->objects->partial;
+  return p;
+}
+
+/* The object that owned addr first (an entropy part), n_objects for
+ * none. */
+static size_t first_owner_of(const void *ctx, uint64_t addr) {
+  (void)ctx;
+  uint32_t id = objmap_lookup(&owners, addr).object;
+  return id == OBJMAP_NONE ? n_objects : id;
+}
+
+/* Every object's entropy counts: those its accesses counted apart in every
+ * thread, and the rest of the program's counts `all` at the addresses it
+ * owned first; NULL when memory ran out. */
+static struct entropy_counts *entropies(struct pisa_thread *threads,
+                                        const struct entropy_counts *all) {
+  struct entropy_counts apart,
+      *parts = malloc((n_objects ? n_objects : 1) * sizeof *parts);
+  if (!parts)
+    return NULL;
+  entropy_init(&apart);
+  for (uint32_t i = 0; i < n_objects; i++)
+    entropy_init(&parts[i]);
+  for (struct pisa_thread *t = threads; t; t = t->next)
+    for (uint32_t i = 0; t->objects && i < t->objects->capacity; i++) {
+      const struct entropy_counts *c = t->objects->counts[i].apart;
+      if (c && i < n_objects) {
+        entropy_merge(&parts[i], c);
+        entropy_merge(&apart, c);
+      }
+    }
+  if (entropy_split(all, &apart, first_owner_of, NULL, parts, n_objects))
+    pisa_out_of_memory();
+  entropy_free(&apart);
+  return parts;
+}
+
 static void add_u64(json_object *o, const char *key, uint64_t v) {
   json_object_object_add(o, key, json_object_new_uint64(v));
 }
@@ -730,9 +1062,23 @@ static int64_t thread_position(const struct pisa_thread *threads,
   return p;
 }
 
+/* "spatial_locality" of the accesses binned in r, as the totals'. */
+static json_object *spatial_json(const struct object_reuse *r) {
+  uint64_t accesses = 0;
+  for (int i = 0; i < LOCALITY_BINS; i++)
+    accesses += r->bins[i];
+  return spatial_locality_counts_to_json(pisa_config.line_sizes,
+                                         pisa_config.n_line_sizes, accesses,
+                                         r->drops, r->strict_drops);
+}
+
+/* With its entropy counts (`entropy`, or NULL: not reported) and its
+ * spatial locality when `spatial`. */
 static json_object *object_json(const struct pisa_thread *threads,
                                 const struct object *ob,
-                                const struct object_total *tot) {
+                                const struct object_total *tot,
+                                const struct entropy_counts *entropy,
+                                int spatial) {
   json_object *o = json_object_new_object();
   json_object_object_add(o, "kind",
                          json_object_new_string(kind_names[ob->kind]));
@@ -758,6 +1104,11 @@ static json_object *object_json(const struct pisa_thread *threads,
   json_object_object_add(o, "access_classes", classes_json(&tot->c));
   if (reuse_on())
     reuse_json(o, &tot->reuse);
+  if (entropy)
+    json_object_object_add(o, "memory_entropy",
+                           entropy_to_json(entropy, pisa_config.entropy_bits));
+  if (spatial)
+    json_object_object_add(o, "spatial_locality", spatial_json(&tot->reuse));
   json_object *fns = json_object_new_array();
   for (int f = 0; f < OBJECT_TOP_FUNCTIONS && tot->function_accesses[f]; f++) {
     json_object *fn = json_object_new_object();
@@ -787,12 +1138,19 @@ static int listed(uint32_t id, const struct object_total *tot) {
   return id == OBJECT_UNKNOWN || tot[id].c.accesses || objects[id].allocations;
 }
 
-PISA_HIDDEN json_object *pisa_objects_json(struct pisa_thread *threads) {
+PISA_HIDDEN json_object *pisa_objects_json(struct pisa_thread *threads,
+                                           const struct entropy_counts *all) {
   if (!pisa_config.objects)
     return NULL;
   pthread_mutex_lock(&objects_lock);
   objects_init_locked();
+  unsigned missing = partial(threads);
+  int spatial = locality_on() && !(missing & PARTIAL_SPATIAL);
   struct object_total *tot = totals(threads);
+  struct entropy_counts *ent =
+      all && entropy_on() && !(missing & PARTIAL_ENTROPY)
+          ? entropies(threads, all)
+          : NULL;
   uint32_t *order = malloc(n_objects * sizeof *order), n = 0;
   json_object *a = NULL;
   if (tot && order) {
@@ -804,9 +1162,13 @@ PISA_HIDDEN json_object *pisa_objects_json(struct pisa_thread *threads) {
     a = json_object_new_array();
     for (uint32_t k = 0; k < n; k++)
       json_object_array_add(
-          a, object_json(threads, &objects[order[k]], &tot[order[k]]));
+          a, object_json(threads, &objects[order[k]], &tot[order[k]],
+                         ent ? &ent[order[k]] : NULL, spatial));
   }
+  for (uint32_t i = 0; ent && i < n_objects; i++)
+    entropy_free(&ent[i]);
   pthread_mutex_unlock(&objects_lock);
+  free(ent);
   free(order);
   free(tot);
   return a;

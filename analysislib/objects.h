@@ -25,19 +25,28 @@ PISA_HIDDEN void pisa_objects_thread(struct pisa_thread *t);
  * group sees it). */
 PISA_HIDDEN void pisa_objects_prepare(struct pisa_thread *t,
                                       struct event_batch *b);
-/* Counts b's accesses per object (the space group). */
+/* Counts b's accesses per object (the space group); `whole` when the
+ * group's address counts (its functions' entropy) saw every access of b,
+ * else the objects' entropy is not reported. */
 PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
-                                      const struct event_batch *b);
+                                      const struct event_batch *b, int whole);
 /* Bins b's accesses by object at 64-byte lines (the reuse group): `bins`
  * are their bins over the thread's whole stream, or NULL when the group
  * has none (no 64-byte engine, or sampled accesses), and the objects run
- * an engine of their own. */
+ * an engine of their own.  `sizes` are their bins at every line size
+ * (sizes[s] at pisa_config.line_sizes[s]), for the objects' spatial
+ * locality, or NULL when the group has none (sampled accesses): the
+ * objects' spatial locality is then not reported. */
 PISA_HIDDEN void pisa_objects_reuse(struct pisa_thread *t,
                                     const struct event_batch *b,
+                                    const uint8_t *const *sizes,
                                     const uint8_t *bins);
 PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t);
 /* "objects" of the raw result, from the counts of every thread of the
- * list `threads` (threads.h); NULL when objects are off. */
-PISA_HIDDEN json_object *pisa_objects_json(struct pisa_thread *threads);
+ * list `threads` (threads.h) and, for the objects' entropy, the program's
+ * address counts `all` (its totals'; NULL without the entropy family);
+ * NULL when objects are off. */
+PISA_HIDDEN json_object *pisa_objects_json(struct pisa_thread *threads,
+                                           const struct entropy_counts *all);
 
 #endif

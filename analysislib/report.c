@@ -468,7 +468,11 @@ static json_object *build_result(int complete, int signal) {
   if (regions)
     json_object_object_add(doc, "regions", regions);
   add_source_map(doc, &all);
-  add_if(doc, "objects", pisa_objects_json(pisa_thread_list()));
+  add_if(doc, "objects",
+         pisa_objects_json(pisa_thread_list(),
+                           pisa_config.families & PISA_FAMILY(ENTROPY)
+                               ? &totals.entropy
+                               : NULL));
   add_intervals(doc, intervals);
   pisa_source_counts_free(&all);
   pisa_aggregate_free(&totals);

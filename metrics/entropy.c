@@ -143,6 +143,55 @@ int entropy_keep(struct entropy_counts *e,
   return 0;
 }
 
+/* The count of addr in e, 0 when it is absent. */
+static uint64_t count_at(const struct entropy_counts *e, uint64_t addr) {
+  struct bucket *room;
+  const uint32_t *count =
+      e->counts.buckets
+          ? bucket_table_find(&e->counts, addr, bucket_hash(addr), &room)
+          : NULL;
+  const uint64_t *carry = count && u64map_count(&e->carries)
+                              ? u64map_find(&e->carries, addr)
+                              : NULL;
+  return count ? *count + (carry ? *carry << 32 : 0) : 0;
+}
+
+/* The part of e's address addr (its count less its count in `less`): n is
+ * none; *rest gets the count left. */
+static size_t part_of(const struct entropy_counts *less, entropy_part_fn *part,
+                      const void *ctx, size_t n, uint64_t addr, uint64_t count,
+                      uint64_t *rest) {
+  uint64_t taken = less ? count_at(less, addr) : 0;
+  *rest = count > taken ? count - taken : 0;
+  size_t p = *rest ? part(ctx, addr) : n;
+  return p < n ? p : n;
+}
+
+int entropy_split(const struct entropy_counts *e,
+                  const struct entropy_counts *less, entropy_part_fn *part,
+                  const void *ctx, struct entropy_counts *parts, size_t n) {
+  size_t iter = 0, *room = calloc(n ? n : 1, sizeof *room), p;
+  uint64_t addr, count, rest;
+  int status = room ? 0 : -1;
+  /* room first, as in entropy_merge */
+  while (room && next_count(e, &iter, &addr, &count))
+    if ((p = part_of(less, part, ctx, n, addr, count, &rest)) < n)
+      room[p]++;
+  for (p = 0; room && p < n; p++)
+    if (room[p] &&
+        bucket_table_reserve(&parts[p].counts, parts[p].counts.used + room[p]))
+      status = -1; /* try anyway */
+  free(room);
+  for (iter = 0; next_count(e, &iter, &addr, &count);) {
+    if ((p = part_of(less, part, ctx, n, addr, count, &rest)) >= n ||
+        !add_count(&parts[p], addr, bucket_hash(addr), rest))
+      continue;
+    parts[p].out_of_memory = 1;
+    status = -1;
+  }
+  return status;
+}
+
 /* LSD radix sort by address bytes, skipping bytes equal in every address
  * (the high bytes of user-space addresses are). */
 static void sort_by_address(struct address_count *items,

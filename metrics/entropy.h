@@ -55,6 +55,20 @@ struct json_object *entropy_to_json(const struct entropy_counts *e,
 int entropy_keep(struct entropy_counts *e,
                  int (*keep)(const void *ctx, uint64_t addr), const void *ctx);
 
+/* The part (0..n-1) an address belongs to, n or more for none. */
+typedef size_t entropy_part_fn(const void *ctx, uint64_t addr);
+
+/* Splits e's counts among parts[0..n-1] (initialised by the caller, their
+ * counts kept): each address's count less its count in `less` (NULL: 0)
+ * is added to parts[part(ctx, addr)], or to none.  The parts' H_k are then
+ * those of the partition of e's accesses (the data objects of an access
+ * stream, say) less the ones counted apart in `less`.  0, or -1 when
+ * memory ran out (some counts were dropped; out_of_memory set in that
+ * part). */
+int entropy_split(const struct entropy_counts *e,
+                  const struct entropy_counts *less, entropy_part_fn *part,
+                  const void *ctx, struct entropy_counts *parts, size_t n);
+
 /* Distinct start addresses counted. */
 size_t entropy_distinct_addresses(const struct entropy_counts *e);
 

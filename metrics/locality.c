@@ -27,9 +27,9 @@ int histograms_init(struct reuse_histograms *h, const uint64_t *line_bytes,
   return 0;
 }
 
-/* Sizes s and s + 1 form a pair (b, 2b). */
-static int is_pair(const struct reuse_histograms *h, size_t s) {
-  return s + 1 < h->n_sizes && h->line_bytes[s + 1] == 2 * h->line_bytes[s];
+/* Sizes s and s + 1 of line_bytes[0..n_sizes) form a pair (b, 2b). */
+static int is_pair(const uint64_t *line_bytes, size_t n_sizes, size_t s) {
+  return s + 1 < n_sizes && line_bytes[s + 1] == 2 * line_bytes[s];
 }
 
 static void count_bins(uint64_t *counts, const uint8_t *bins, size_t n) {
@@ -63,12 +63,29 @@ static void count_drops(const uint8_t *at_b, const uint8_t *at_2b, size_t n,
   }
 }
 
+void locality_drop_masks(const uint64_t *line_bytes, size_t n_sizes,
+                         const uint8_t *const *bins, size_t n, uint32_t *drops,
+                         uint32_t *strict_drops) {
+  memset(drops, 0, n * sizeof *drops);
+  memset(strict_drops, 0, n * sizeof *strict_drops);
+  for (size_t s = 0; s + 1 < n_sizes; s++) {
+    if (!is_pair(line_bytes, n_sizes, s))
+      continue;
+    const uint8_t *at_b = bins[s], *at_2b = bins[s + 1];
+    for (size_t a = 0; a < n; a++) {
+      uint8_t i_bin = drop_rank(at_b[a]), j_bin = drop_rank(at_2b[a]);
+      drops[a] |= (uint32_t)(j_bin < i_bin) << s;
+      strict_drops[a] |= (uint32_t)(j_bin + 1 < i_bin) << s;
+    }
+  }
+}
+
 void histograms_add_batch(struct reuse_histograms *h,
                           const uint8_t *const *bins, size_t first, size_t n) {
   for (size_t s = 0; s < h->n_sizes; s++)
     count_bins(h->counts[s], bins[s] + first, n);
   for (size_t s = 0; s + 1 < h->n_sizes; s++)
-    if (is_pair(h, s))
+    if (is_pair(h->line_bytes, h->n_sizes, s))
       count_drops(bins[s] + first, bins[s + 1] + first, n, &h->drops[s],
                   &h->strict_drops[s]);
 }
@@ -107,18 +124,20 @@ static double ratio(uint64_t part, uint64_t whole) {
   return whole ? (double)part / (double)whole : 0.0;
 }
 
-void spatial_locality_compute(const struct reuse_histograms *h,
-                              struct spatial_locality *out) {
-  uint64_t n = histograms_accesses(h);
+/* The score of n accesses with drops[s] and strict_drops[s] per pair s. */
+static void spatial_locality_of(const uint64_t *line_bytes, size_t n_sizes,
+                                uint64_t n, const uint64_t *drops,
+                                const uint64_t *strict_drops,
+                                struct spatial_locality *out) {
   double weight = 1.0, weights = 0.0, sum = 0.0, sum_strict = 0.0;
   memset(out, 0, sizeof(*out));
-  for (size_t s = 0; s + 1 < h->n_sizes; s++) {
-    if (!is_pair(h, s))
+  for (size_t s = 0; s + 1 < n_sizes; s++) {
+    if (!is_pair(line_bytes, n_sizes, s))
       continue;
     size_t k = out->n_pairs++;
-    out->line_bytes[k] = h->line_bytes[s];
-    out->score[k] = ratio(h->drops[s], n);
-    out->strict[k] = ratio(h->strict_drops[s], n);
+    out->line_bytes[k] = line_bytes[s];
+    out->score[k] = ratio(drops[s], n);
+    out->strict[k] = ratio(strict_drops[s], n);
     weight /= 2; /* 2^-k, k counted from 1 */
     weights += weight;
     sum += weight * out->score[k];
@@ -128,6 +147,12 @@ void spatial_locality_compute(const struct reuse_histograms *h,
     out->slq = sum / weights;
     out->slq_strict = sum_strict / weights;
   }
+}
+
+void spatial_locality_compute(const struct reuse_histograms *h,
+                              struct spatial_locality *out) {
+  spatial_locality_of(h->line_bytes, h->n_sizes, histograms_accesses(h),
+                      h->drops, h->strict_drops, out);
 }
 
 static int size_index(const struct reuse_histograms *h, uint64_t line_bytes) {
@@ -223,8 +248,17 @@ static struct json_object *pair_json(uint64_t line_bytes, double score,
 }
 
 struct json_object *spatial_locality_to_json(const struct reuse_histograms *h) {
+  return spatial_locality_counts_to_json(h->line_bytes, h->n_sizes,
+                                         histograms_accesses(h), h->drops,
+                                         h->strict_drops);
+}
+
+struct json_object *
+spatial_locality_counts_to_json(const uint64_t *line_bytes, size_t n_sizes,
+                                uint64_t accesses, const uint64_t *drops,
+                                const uint64_t *strict_drops) {
   struct spatial_locality sl;
-  spatial_locality_compute(h, &sl);
+  spatial_locality_of(line_bytes, n_sizes, accesses, drops, strict_drops, &sl);
   if (sl.n_pairs == 0)
     return NULL;
   struct json_object *obj = json_object_new_object();

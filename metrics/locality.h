@@ -50,6 +50,14 @@ int histograms_init(struct reuse_histograms *h, const uint64_t *line_bytes,
 void histograms_add_batch(struct reuse_histograms *h,
                           const uint8_t *const *bins, size_t first, size_t n);
 
+/* Per access a of n (bins as for histograms_add_batch), bit s of drops[a]
+ * (strict_drops[a]) set when its bin drops (strictly) at pair s of
+ * line_bytes[0..n_sizes) (s < 32): what histograms_add_batch counts per
+ * pair, for a caller that counts accesses apart (a data object's). */
+void locality_drop_masks(const uint64_t *line_bytes, size_t n_sizes,
+                         const uint8_t *const *bins, size_t n, uint32_t *drops,
+                         uint32_t *strict_drops);
+
 /* dst += src.  Returns -1 (and leaves dst alone) when the line sizes
  * differ. */
 int histograms_merge(struct reuse_histograms *dst,
@@ -95,6 +103,12 @@ struct json_object *reuse_distance_to_json(const struct reuse_histograms *h);
  * [{"line_bytes", "score", "strict"}]}.  NULL without a pair (b, 2b) or
  * memory. */
 struct json_object *spatial_locality_to_json(const struct reuse_histograms *h);
+/* The same object for `accesses` accesses with drops[s] and strict_drops[s]
+ * per pair s of line_bytes[0..n_sizes) (locality_drop_masks). */
+struct json_object *
+spatial_locality_counts_to_json(const uint64_t *line_bytes, size_t n_sizes,
+                                uint64_t accesses, const uint64_t *drops,
+                                const uint64_t *strict_drops);
 
 /* The `miss_ratio` array for the n caches of cache_bytes[] (>= 1) at
  * 64-byte lines; entries that are not exact carry "approximate": true and

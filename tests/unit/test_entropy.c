@@ -1,7 +1,7 @@
 /* test_entropy.c: memory entropy against values derived by hand (equally
  * used addresses, one address) and against a brute-force Shannon sum over
  * the raw access list computed here; merging equals one combined stream;
- * counts beyond 32 bits. */
+ * counts beyond 32 bits; splitting counts into parts. */
 #include "check.h"
 #include "entropy.h"
 
@@ -180,6 +180,65 @@ static void test_merge_equals_one_stream(void) {
   free(addrs);
 }
 
+/* The part of an address in test_split: its 64-byte line modulo 4, where
+ * part 3 is none (SPLIT_PARTS parts). */
+#define SPLIT_PARTS 3
+static size_t line_part(const void *ctx, uint64_t addr) {
+  (void)ctx;
+  return (size_t)(addr >> 6) % 4;
+}
+
+/* Splitting a stream's counts, less the accesses counted apart (every
+ * third), by line_part gives each part the counts of the accesses not
+ * apart whose address is in it: the same H_k, bit for bit, as a table fed
+ * those accesses only.  Parts already holding counts keep them. */
+static void test_split(void) {
+  size_t n = 6000;
+  uint64_t *addrs = random_stream(n);
+  struct entropy_counts all, apart, parts[SPLIT_PARTS], want[SPLIT_PARTS];
+  entropy_init(&all), entropy_init(&apart);
+  for (size_t p = 0; p < SPLIT_PARTS; p++) {
+    entropy_init(&parts[p]), entropy_init(&want[p]);
+    entropy_add_batch(&parts[p], &addrs[p], 1); /* kept */
+    entropy_add_batch(&want[p], &addrs[p], 1);
+  }
+  add_in_batches(&all, addrs, n);
+  for (size_t i = 0; i < n; i++) {
+    size_t p = line_part(NULL, addrs[i]);
+    if (i % 3 == 0)
+      entropy_add_batch(&apart, &addrs[i], 1);
+    else if (p < SPLIT_PARTS)
+      entropy_add_batch(&want[p], &addrs[i], 1);
+  }
+  EXPECT(entropy_split(&all, &apart, line_part, NULL, parts, SPLIT_PARTS) == 0);
+  for (size_t p = 0; p < SPLIT_PARTS; p++) {
+    double h[K + 1], h_want[K + 1];
+    EXPECT_EQ(parts[p].accesses, want[p].accesses);
+    EXPECT_EQ(entropy_distinct_addresses(&parts[p]),
+              entropy_distinct_addresses(&want[p]));
+    entropy_compute(&parts[p], K, h);
+    entropy_compute(&want[p], K, h_want);
+    for (int k = 0; k <= K; k++)
+      EXPECT(h[k] == h_want[k]);
+    entropy_free(&parts[p]), entropy_free(&want[p]);
+  }
+  /* without `less`, every count goes to its part */
+  struct entropy_counts whole[SPLIT_PARTS];
+  uint64_t in_parts = 0;
+  for (size_t p = 0; p < SPLIT_PARTS; p++)
+    entropy_init(&whole[p]);
+  EXPECT(entropy_split(&all, NULL, line_part, NULL, whole, SPLIT_PARTS) == 0);
+  for (size_t i = 0; i < n; i++)
+    in_parts += line_part(NULL, addrs[i]) < SPLIT_PARTS;
+  for (size_t p = 0; p < SPLIT_PARTS; p++) {
+    in_parts -= whole[p].accesses;
+    entropy_free(&whole[p]);
+  }
+  EXPECT_EQ(in_parts, 0);
+  entropy_free(&all), entropy_free(&apart);
+  free(addrs);
+}
+
 static void test_json(void) {
   uint64_t *addrs = equal_stream(256, 1);
   struct entropy_counts e;
@@ -242,5 +301,6 @@ int main(void) {
   RUN(test_merge_equals_one_stream);
   RUN(test_counts_beyond_32_bits);
   RUN(test_json);
+  RUN(test_split);
   return check_summary();
 }

@@ -449,9 +449,55 @@ static void test_merge_is_sum(void) {
   free(addrs);
 }
 
+/* Drops counted apart from the per-access masks for two sets of accesses
+ * (odd and even positions, as a data object's come) add up to the
+ * histograms' drops, and the score from the counts is the histograms'. */
+static void test_drops_apart(void) {
+  size_t n = 4000;
+  uint64_t *addrs = mixed_stream(n, 4096);
+  struct reuse_histograms h;
+  uint8_t *bins[N_SIZES];
+  uint64_t drops[2][LOCALITY_MAX_SIZES - 1] = {{0}},
+                                         strict[2][LOCALITY_MAX_SIZES - 1] = {
+                                             {0}};
+  for (int s = 0; s < N_SIZES; s++) {
+    bins[s] = malloc(n);
+    stack_bins(addrs, n, sizes_8_512[s], bins[s]);
+  }
+  const uint8_t *const *view = (const uint8_t *const *)bins;
+  histograms_init(&h, sizes_8_512, N_SIZES);
+  histograms_add_batch(&h, view, 0, n);
+  uint32_t *drop_mask = malloc(n * sizeof *drop_mask),
+           *strict_mask = malloc(n * sizeof *strict_mask);
+  locality_drop_masks(sizes_8_512, N_SIZES, view, n, drop_mask, strict_mask);
+  for (size_t i = 0; i < n; i++)
+    for (int s = 0; s + 1 < N_SIZES; s++) {
+      drops[i % 2][s] += drop_mask[i] >> s & 1;
+      strict[i % 2][s] += strict_mask[i] >> s & 1;
+    }
+  free(drop_mask);
+  free(strict_mask);
+  for (int s = 0; s + 1 < N_SIZES; s++) {
+    EXPECT_EQ(drops[0][s] + drops[1][s], h.drops[s]);
+    EXPECT_EQ(strict[0][s] + strict[1][s], h.strict_drops[s]);
+    drops[0][s] += drops[1][s];
+    strict[0][s] += strict[1][s];
+  }
+  json_object *from_h = spatial_locality_to_json(&h),
+              *from_counts = spatial_locality_counts_to_json(
+                  sizes_8_512, N_SIZES, n, drops[0], strict[0]);
+  EXPECT(from_h && from_counts && json_object_equal(from_h, from_counts));
+  json_object_put(from_h);
+  json_object_put(from_counts);
+  for (int s = 0; s < N_SIZES; s++)
+    free(bins[s]);
+  free(addrs);
+}
+
 int main(void) {
   test_seed(0x2545f4914f6cdd1d);
   RUN(test_single_pass);
+  RUN(test_drops_apart);
   RUN(test_three_sweeps);
   RUN(test_random_accesses);
   RUN(test_json_by_hand);
