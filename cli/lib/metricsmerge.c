@@ -183,10 +183,7 @@ static int merge_value(json_object *parent, const char *key, json_object *d,
   return 0;
 }
 
-/* H of the merged stream, whose values are those of d (share p) or s:
- * p H_d + (1 - p) H_s + H(p). */
-static void merge_entropy(json_object *d, json_object *s, double wd,
-                          double ws) {
+void pisa_entropy_merge(json_object *d, json_object *s, double wd, double ws) {
   double p = wd + ws > 0 ? wd / (wd + ws) : 0;
   double mix = p > 0 && p < 1 ? -p * log2(p) - (1 - p) * log2(1 - p) : 0;
   size_t n = json_object_array_length(d);
@@ -231,7 +228,7 @@ int pisa_metrics_merge(json_object *dst, json_object *src) {
     double a = family_weight(key, &wd), b = family_weight(key, &ws);
     if (!strcmp(key, "memory_entropy") &&
         json_object_is_type(dv, json_type_array))
-      merge_entropy(dv, sv, a, b);
+      pisa_entropy_merge(dv, sv, a, b);
     else
       status |= merge_value(dst, key, dv, sv, a, b);
     if (!strcmp(key, "access_classes"))

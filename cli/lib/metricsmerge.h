@@ -47,6 +47,12 @@ int pisa_counts_merge(json_object *d, json_object *s);
  * 0, or -1 as above. */
 int pisa_weighted_merge(json_object *d, json_object *s, double wd, double ws);
 
+/* Memory entropy arrays [H_0, ..., H_K] of two streams over disjoint
+ * addresses with `wd` and `ws` accesses: `d` becomes that of their union,
+ * p H_d + (1 - p) H_s + H(p) with p = wd / (wd + ws) (the shorter array's
+ * length). */
+void pisa_entropy_merge(json_object *d, json_object *s, double wd, double ws);
+
 /* A deep copy of `o` (which later merges may change without touching the
  * input); dies when memory runs out. */
 json_object *pisa_json_copy(json_object *o);

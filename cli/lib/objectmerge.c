@@ -79,7 +79,7 @@ static const char *const OwnKeys[] = {"kind",      "name",
                                       "site",      "thread",
                                       "size",      "peak_live_bytes",
                                       "functions", "first_allocation",
-                                      "last_free"};
+                                      "last_free", "memory_entropy"};
 
 static int is_own_key(const char *key) {
   for (size_t i = 0; i < sizeof OwnKeys / sizeof *OwnKeys; i++)
@@ -239,16 +239,33 @@ static void recompute_misses(json_object *o) {
   }
 }
 
+/* The entropy of the object's accesses over addresses: that of the union
+ * of the parts' (disjoint address spaces), as for the totals; a part
+ * without it (no entropy family) leaves the other's. */
+static void merge_entropy(json_object *d, json_object *s, double wd,
+                          double ws) {
+  json_object *hd = json_at(d, "memory_entropy"),
+              *hs = json_at(s, "memory_entropy");
+  if (!json_object_is_type(hs, json_type_array))
+    return;
+  if (json_object_is_type(hd, json_type_array))
+    pisa_entropy_merge(hd, hs, wd, ws);
+  else
+    json_object_object_add(d, "memory_entropy", pisa_json_copy(hs));
+}
+
 /* Object `s` merged into object `d` (the same key). */
 static int merge_object(json_object *d, json_object *s, enum pisa_parts parts) {
   json_object *counts = json_object_new_object();
   json_object_object_foreach(s, key, value) if (!is_own_key(key))
       json_object_object_add(counts, key, json_object_get(value));
+  double wd = (double)uint_at(d, "accesses"),
+         ws = (double)uint_at(s, "accesses");
   merge_lifetime(d, s, parts);
   keep_larger(d, s, "size");
   keep_larger(d, s, "peak_live_bytes");
-  int status = pisa_weighted_merge(d, counts, (double)uint_at(d, "accesses"),
-                                   (double)uint_at(s, "accesses"));
+  merge_entropy(d, s, wd, ws);
+  int status = pisa_weighted_merge(d, counts, wd, ws);
   json_object_put(counts);
   status |= merge_functions(d, s);
   recompute_misses(d);

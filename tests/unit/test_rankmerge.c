@@ -650,12 +650,24 @@ static void test_objects_of_ranks(void) {
            "\"accesses\": 250}]"),
       heap(30, 1, 128, 128, 10, 20, 2, 2, 2, 0, "[]"),
       plain_object("stack", 0, 4), plain_object("unknown", -1, 6)};
+  /* The shared site's entropy: rank 0's 200 accesses fall on 8 addresses
+   * equally (H_0 = 3; one bit cut, 4 pairs: H_1 = 2), rank 1's 600 on 24
+   * others (log2 24, log2 12). The union (other address spaces) is 32
+   * addresses of 25 accesses each, H_0 = 5, and 16 pairs, H_1 = 4. */
+  json_object_object_add(o0[0], "memory_entropy",
+                         json_tokener_parse("[3.0, 2.0]"));
+  json_object *h1 = json_object_new_array();
+  json_object_array_add(h1, json_object_new_double(log2(24)));
+  json_object_array_add(h1, json_object_new_double(log2(12)));
+  json_object_object_add(o1[0], "memory_entropy", h1);
   json_object *doc =
       job_of(with_list(r1, "objects", o1, 4), with_list(r0, "objects", o0, 4));
   if (!doc)
     return;
   json_object *objects = json_at(doc, "objects"),
               *shared = site_object(doc, 10);
+  EXPECT(near(at(shared, "memory_entropy/0"), 5));
+  EXPECT(near(at(shared, "memory_entropy/1"), 4));
   EXPECT_EQ(json_object_array_length(objects), 3 + 1 + 2);
   EXPECT(shared == json_object_array_get_idx(objects, 0)); /* most accesses */
   EXPECT_EQ(at(shared, "allocations"), 3);
@@ -724,6 +736,8 @@ static void test_objects_of_images(void) {
   json_object_object_add(b, "future_count", json_object_new_int(5));
   json_object_object_add(a, "future_share", json_object_new_double(0.5));
   json_object_object_add(b, "future_share", json_object_new_double(0.25));
+  /* only the earlier image has the entropy family: its entropy is kept */
+  json_object_object_add(b, "memory_entropy", json_tokener_parse("[2.5]"));
   later = doc_of("objects", &a, 1);
   earlier = doc_of("objects", &b, 1);
   EXPECT(pisa_objects_merge(later, earlier, PISA_PARTS_SEQUENTIAL) == 0);
@@ -731,6 +745,7 @@ static void test_objects_of_images(void) {
   EXPECT_EQ(at(o, "first_allocation"), 500);
   EXPECT_EQ(at(o, "last_free"), 40);
   EXPECT_EQ(at(o, "future_count"), 12);
+  EXPECT(near(at(o, "memory_entropy/0"), 2.5));
   EXPECT(near(at(o, "future_share"), (0.5 * 200 + 0.25 * 600) / 800));
   EXPECT_EQ(json_object_array_length(json_at(o, "functions")), 5);
   EXPECT_EQ(at(o, "functions/4/accesses"), 25); /* f6 in, f5 (20) out */
