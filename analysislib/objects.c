@@ -32,7 +32,7 @@
 #define OBJECT_LINE_SHIFT 6       /* footprint and reuse at 64-byte lines */
 #define OBJECT_PAGE_LINES_SHIFT 6 /* a 4 KiB page holds 64 lines */
 #define OBJECT_PAGE_LINES (1u << OBJECT_PAGE_LINES_SHIFT)
-#define OBJECT_TOP_FUNCTIONS 5
+#define OBJECT_TOP 5 /* functions and loops listed per object */
 #define NO_INSTRUCTION UINT64_MAX
 #define OPCODE_RET 1 /* LLVM 19's ret (pisa/vocabulary.h) */
 
@@ -102,6 +102,8 @@ struct object_counts {
   uint64_t last_page;
   uint32_t fn; /* the function of the pending accesses */
   uint64_t pending;
+  uint32_t loop; /* the innermost loop of the loop_pending accesses */
+  uint64_t loop_pending;
 };
 
 /* A range (an object's, or a gap) a thread found recently: [base, base +
@@ -155,6 +157,7 @@ struct pisa_thread_objects {
   uint32_t capacity;
   _Atomic unsigned partial; /* PARTIAL_* (both groups) */
   struct u64map touch;      /* object << 32 | source function -> accesses */
+  struct u64map loop_touch; /* object << 32 | innermost loop -> accesses */
   /* reuse group */
   struct object_reuse *reuse;
   uint32_t reuse_capacity;
@@ -665,6 +668,18 @@ static void touch_flush(struct pisa_thread_objects *o, uint32_t id,
   c->pending = 0;
 }
 
+/* The object's pending accesses in a loop into the loop_touch table. */
+static void loop_flush(struct pisa_thread_objects *o, uint32_t id,
+                       struct object_counts *c) {
+  uint64_t key = (uint64_t)id << 32 | c->loop;
+  uint64_t *n = c->loop_pending && c->loop != PROGRAM_NONE
+                    ? u64map_slot(&o->loop_touch, key)
+                    : NULL;
+  if (n)
+    *n += c->loop_pending;
+  c->loop_pending = 0;
+}
+
 /* The 64-byte lines of [addr, addr + size) into the object's pages; an
  * access within one line of the last page needs no lookup. */
 static void add_lines(struct object_counts *c, uint64_t addr, uint64_t size) {
@@ -689,7 +704,8 @@ static void add_lines(struct object_counts *c, uint64_t addr, uint64_t size) {
 }
 
 static void count_access(struct pisa_thread_objects *o, uint32_t id,
-                         uint32_t fn, const struct event_batch *b, size_t a) {
+                         uint32_t fn, uint32_t loop,
+                         const struct event_batch *b, size_t a) {
   struct object_counts *c = &o->counts[id];
   uint64_t addr = b->addr[a], size = b->size[a];
   uint8_t kind = b->kind[a];
@@ -709,6 +725,11 @@ static void count_access(struct pisa_thread_objects *o, uint32_t id,
     c->fn = fn;
   }
   c->pending++;
+  if (c->loop != loop) {
+    loop_flush(o, id, c);
+    c->loop = loop;
+  }
+  c->loop_pending++;
 }
 
 /* The address of an OBJECT_APART access into its object's own counts. */
@@ -732,9 +753,11 @@ PISA_HIDDEN void pisa_objects_consume(struct pisa_thread *t,
   int apart = !(o->partial & PARTIAL_ENTROPY) && entropy_on();
   for (size_t i = 0; i < b->n_instances; i++) {
     uint32_t fn = pisa_blocks[b->block[i]].source;
+    uint32_t loop = pisa_block_sources ? pisa_block_sources[b->block[i]].loop
+                                       : PROGRAM_NONE;
     for (size_t a = b->first_access[i]; a < b->first_access[i + 1]; a++) {
       uint32_t id = b->object[a] & ~OBJECT_APART;
-      count_access(o, id, fn, b, a);
+      count_access(o, id, fn, loop, b, a);
       if (apart && (b->object[a] & OBJECT_APART))
         count_apart(&o->counts[id], b->addr[a]);
     }
@@ -835,6 +858,7 @@ PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t) {
   }
   free(o->counts);
   u64map_free(&o->touch);
+  u64map_free(&o->loop_touch);
   free(o->reuse);
   free(o->stack);
   if (o->engine)
@@ -847,13 +871,19 @@ PISA_HIDDEN void pisa_objects_thread_free(struct pisa_thread *t) {
 
 /* ---- The result --------------------------------------------------------- */
 
-/* An object's counts over every thread, and its top functions. */
+/* The entries (functions or loops) with the most accesses, most first. */
+struct object_top {
+  uint32_t id[OBJECT_TOP];
+  uint64_t accesses[OBJECT_TOP];
+};
+
+/* An object's counts over every thread, and its top functions and loops
+ * (a loop's accesses include its inner loops'). */
 struct object_total {
   struct object_counts c;
   struct object_reuse reuse;
   uint64_t lines;
-  uint32_t functions[OBJECT_TOP_FUNCTIONS];
-  uint64_t function_accesses[OBJECT_TOP_FUNCTIONS];
+  struct object_top functions, loops;
 };
 
 static void add_counts(struct object_counts *to,
@@ -893,19 +923,21 @@ static void reuse_json(json_object *o, const struct object_reuse *r) {
   free(h);
 }
 
-/* Keeps the OBJECT_TOP_FUNCTIONS functions with the most accesses. */
-static void add_top(struct object_total *tot, uint32_t fn, uint64_t n) {
-  int at = OBJECT_TOP_FUNCTIONS;
-  while (at > 0 && tot->function_accesses[at - 1] < n)
+/* Keeps the OBJECT_TOP entries with the most accesses (ties:
+ * the lower id first, so that the order does not depend on a table's). */
+static void add_top(struct object_top *top, uint32_t id, uint64_t n) {
+  int at = OBJECT_TOP;
+  while (at > 0 && (top->accesses[at - 1] < n ||
+                    (top->accesses[at - 1] == n && top->id[at - 1] > id)))
     at--;
-  if (at == OBJECT_TOP_FUNCTIONS)
+  if (at == OBJECT_TOP)
     return;
-  memmove(&tot->functions[at + 1], &tot->functions[at],
-          (OBJECT_TOP_FUNCTIONS - 1 - at) * sizeof *tot->functions);
-  memmove(&tot->function_accesses[at + 1], &tot->function_accesses[at],
-          (OBJECT_TOP_FUNCTIONS - 1 - at) * sizeof *tot->function_accesses);
-  tot->functions[at] = fn;
-  tot->function_accesses[at] = n;
+  memmove(&top->id[at + 1], &top->id[at],
+          (OBJECT_TOP - 1 - at) * sizeof *top->id);
+  memmove(&top->accesses[at + 1], &top->accesses[at],
+          (OBJECT_TOP - 1 - at) * sizeof *top->accesses);
+  top->id[at] = id;
+  top->accesses[at] = n;
 }
 
 /* The object's pages into `pages` (the union of the masks). */
@@ -924,37 +956,65 @@ static uint64_t lines_of(const struct u64map *pages) {
   return lines;
 }
 
-/* One thread's counts into the totals and its function counts into
- * `touch` (its pending ones first). */
-static void add_thread(struct object_total *tot, struct u64map *pages,
-                       struct u64map *touch, struct pisa_thread_objects *o) {
+/* Adds the counts of `from` to those of `to`, key by key. */
+static void add_touches(struct u64map *to, const struct u64map *from) {
   uint64_t key, count, *n;
+  for (size_t it = 0; u64map_next(from, &it, &key, &count);)
+    if ((n = u64map_slot(to, key)))
+      *n += count;
+}
+
+/* One thread's counts into the totals, its function counts into `touch`
+ * and its innermost loops' into `loop_touch` (its pending ones first). */
+static void add_thread(struct object_total *tot, struct u64map *pages,
+                       struct u64map *touch, struct u64map *loop_touch,
+                       struct pisa_thread_objects *o) {
   for (uint32_t i = 0; i < o->capacity && i < n_objects; i++) {
     touch_flush(o, i, &o->counts[i]);
+    loop_flush(o, i, &o->counts[i]);
     add_counts(&tot[i].c, &o->counts[i]);
     unite_pages(&pages[i], &o->counts[i].pages);
   }
   for (uint32_t i = 0; i < o->reuse_capacity && i < n_objects; i++)
     add_reuse(&tot[i].reuse, &o->reuse[i]);
-  for (size_t it = 0; u64map_next(&o->touch, &it, &key, &count);)
-    if ((n = u64map_slot(touch, key)))
-      *n += count;
+  add_touches(touch, &o->touch);
+  add_touches(loop_touch, &o->loop_touch);
+}
+
+/* Each loop's accesses to each object, its inner loops' included, from
+ * those of the innermost loops: added up the nest. */
+static void nest_loops(struct u64map *nested, const struct u64map *innermost) {
+  uint64_t key, count, *n;
+  for (size_t it = 0; u64map_next(innermost, &it, &key, &count);)
+    for (uint32_t l = (uint32_t)key; l != PROGRAM_NONE;
+         l = pisa_loops[l].parent)
+      if ((n = u64map_slot(nested, (key >> 32) << 32 | l)))
+        *n += count;
 }
 
 /* Every thread's counts summed, lines united, per object; NULL when memory
  * ran out. */
 static struct object_total *totals(struct pisa_thread *threads) {
   struct object_total *tot = calloc(n_objects ? n_objects : 1, sizeof *tot);
-  struct u64map touch,
+  struct u64map touch, loop_touch, nested,
       *pages = calloc(n_objects ? n_objects : 1, sizeof *pages);
   u64map_init(&touch);
+  u64map_init(&loop_touch);
+  u64map_init(&nested);
   uint64_t key, count;
   for (struct pisa_thread *t = threads; tot && pages && t; t = t->next)
     if (t->objects)
-      add_thread(tot, pages, &touch, t->objects);
+      add_thread(tot, pages, &touch, &loop_touch, t->objects);
   for (size_t it = 0; tot && u64map_next(&touch, &it, &key, &count);)
     if ((key >> 32) < n_objects)
-      add_top(&tot[key >> 32], (uint32_t)key, count);
+      add_top(&tot[key >> 32].functions, (uint32_t)key, count);
+  if (pisa_loops)
+    nest_loops(&nested, &loop_touch);
+  for (size_t it = 0; tot && u64map_next(&nested, &it, &key, &count);)
+    if ((key >> 32) < n_objects)
+      add_top(&tot[key >> 32].loops, (uint32_t)key, count);
+  u64map_free(&loop_touch);
+  u64map_free(&nested);
   for (uint32_t i = 0; tot && pages && i < n_objects; i++) {
     tot[i].lines = lines_of(&pages[i]);
     u64map_free(&pages[i]);
@@ -1009,6 +1069,28 @@ static struct entropy_counts *entropies(struct pisa_thread *threads,
 
 static void add_u64(json_object *o, const char *key, uint64_t v) {
   json_object_object_add(o, key, json_object_new_uint64(v));
+}
+
+/* The top loops, named as in `loops` by their source function, file,
+ * first line and depth (not by id: merged documents renumber loops), with
+ * the object's accesses in each. */
+static json_object *loops_json(const struct object_top *top) {
+  json_object *loops = json_object_new_array();
+  for (int i = 0; i < OBJECT_TOP && top->accesses[i]; i++) {
+    const struct program_loop *l = &pisa_loops[top->id[i]];
+    json_object *e = json_object_new_object();
+    json_object_object_add(
+        e, "function",
+        json_object_new_string(pisa_functions[l->source].display));
+    json_object_object_add(e, "file",
+                           l->file ? json_object_new_string(l->file) : NULL);
+    json_object_object_add(
+        e, "line", l->first_line ? json_object_new_int64(l->first_line) : NULL);
+    add_u64(e, "depth", l->depth);
+    add_u64(e, "accesses", top->accesses[i]);
+    json_object_array_add(loops, e);
+  }
+  return loops;
 }
 
 /* "access_classes": the object's accesses by the class of the static
@@ -1110,15 +1192,16 @@ static json_object *object_json(const struct pisa_thread *threads,
   if (spatial)
     json_object_object_add(o, "spatial_locality", spatial_json(&tot->reuse));
   json_object *fns = json_object_new_array();
-  for (int f = 0; f < OBJECT_TOP_FUNCTIONS && tot->function_accesses[f]; f++) {
+  for (int f = 0; f < OBJECT_TOP && tot->functions.accesses[f]; f++) {
     json_object *fn = json_object_new_object();
     json_object_object_add(
         fn, "name",
-        json_object_new_string(pisa_functions[tot->functions[f]].display));
-    add_u64(fn, "accesses", tot->function_accesses[f]);
+        json_object_new_string(pisa_functions[tot->functions.id[f]].display));
+    add_u64(fn, "accesses", tot->functions.accesses[f]);
     json_object_array_add(fns, fn);
   }
   json_object_object_add(o, "functions", fns);
+  json_object_object_add(o, "loops", loops_json(&tot->loops));
   return o;
 }
 

@@ -79,7 +79,8 @@ static const char *const OwnKeys[] = {"kind",      "name",
                                       "site",      "thread",
                                       "size",      "peak_live_bytes",
                                       "functions", "first_allocation",
-                                      "last_free", "memory_entropy"};
+                                      "last_free", "memory_entropy",
+                                      "loops"};
 
 static int is_own_key(const char *key) {
   for (size_t i = 0; i < sizeof OwnKeys / sizeof *OwnKeys; i++)
@@ -150,36 +151,48 @@ static json_object *sorted_by_accesses(json_object *list, size_t keep) {
   return out;
 }
 
-/* The entry of `list` named `name`, or NULL. */
-static json_object *named(json_object *list, const char *name) {
+/* What names an entry of an object's top functions and of its top loops. */
+static const char *const FunctionKeys[] = {"name", NULL};
+static const char *const LoopKeys[] = {"function", "file", "line", "depth",
+                                       NULL};
+
+/* The entry of `list` with the same `keys` as `e`, or NULL. */
+static json_object *same_entry(json_object *list, json_object *e,
+                               const char *const *keys) {
   for (size_t i = 0; i < json_object_array_length(list); i++) {
-    json_object *e = json_object_array_get_idx(list, i);
-    if (!strcmp(json_object_get_string(json_at(e, "name")), name))
-      return e;
+    json_object *x = json_object_array_get_idx(list, i);
+    const char *const *k = keys;
+    while (*k && json_object_equal(json_at(x, *k), json_at(e, *k)))
+      k++;
+    if (!*k)
+      return x;
   }
   return NULL;
 }
 
-/* The top functions of both parts by name, counts added, cut again to
- * the top ones: a function below a part's top five is missing from that
- * part's count. */
-static int merge_functions(json_object *d, json_object *s) {
-  json_object *into = json_at(d, "functions"), *from = json_at(s, "functions");
+/* The top entries (functions or loops) of both parts matched by `keys`,
+ * counts added, cut again to the top ones: an entry below a part's top
+ * five is missing from that part's count. */
+static int merge_top(json_object *d, json_object *s, const char *list,
+                     const char *const *keys) {
+  json_object *into = json_at(d, list), *from = json_at(s, list);
   int status = 0;
+  if (!from)
+    return 0;
   if (!into) {
     into = json_object_new_array();
-    json_object_object_add(d, "functions", into);
+    json_object_object_add(d, list, into);
   }
-  for (size_t i = 0; from && i < json_object_array_length(from); i++) {
+  for (size_t i = 0; i < json_object_array_length(from); i++) {
     json_object *f = json_object_array_get_idx(from, i);
-    json_object *same = named(into, json_object_get_string(json_at(f, "name")));
+    json_object *same = same_entry(into, f, keys);
     if (same)
       status |=
           pisa_json_add_ints(json_at(same, "accesses"), json_at(f, "accesses"));
     else
       json_object_array_add(into, pisa_json_copy(f));
   }
-  json_object_object_add(d, "functions",
+  json_object_object_add(d, list,
                          sorted_by_accesses(into, PISA_OBJECT_FUNCTIONS));
   return status;
 }
@@ -267,7 +280,8 @@ static int merge_object(json_object *d, json_object *s, enum pisa_parts parts) {
   merge_entropy(d, s, wd, ws);
   int status = pisa_weighted_merge(d, counts, wd, ws);
   json_object_put(counts);
-  status |= merge_functions(d, s);
+  status |= merge_top(d, s, "functions", FunctionKeys);
+  status |= merge_top(d, s, "loops", LoopKeys);
   recompute_misses(d);
   return status;
 }

@@ -1,7 +1,8 @@
 /* report_objects.c: an application's data objects in the report (deep mode
  * with --objects): its top objects by accesses, where each comes from, its
  * size and lifetime, its traffic and access classes, its miss ratios and
- * the functions that touch it most (docs/report.md, "Data objects"). */
+ * the functions and loops that touch it most (docs/report.md, "Data
+ * objects"). */
 #include "docset.h"
 #include "html.h"
 #include "jsonpath.h"
@@ -134,16 +135,21 @@ static void miss_cells(struct report *r, const struct object_table *t,
   }
 }
 
-static void functions_cell(struct report *r, json_object *o) {
-  json_object *list = json_at(o, "functions");
+/* Its top functions (`name`) or loops (`function`:`line`, a loop's
+ * accesses including its inner loops'), one per line with its accesses. */
+static void top_cell(struct report *r, json_object *o, const char *list_key,
+                     const char *name_key) {
+  json_object *list = json_at(o, list_key);
   char n[32];
   open_cell(r);
   for (size_t k = 0; list && k < json_object_array_length(list); k++) {
-    json_object *f = json_object_array_get_idx(list, k);
+    json_object *e = json_object_array_get_idx(list, k);
     sb_puts(&r->html, k ? "<br>" : "");
-    sb_escaped(&r->html, json_object_get_string(json_at(f, "name")));
+    sb_escaped(&r->html, json_object_get_string(json_at(e, name_key)));
+    if (json_at(e, "line"))
+      sb_printf(&r->html, ":%.0f", json_count_at(e, "line"));
     sb_printf(&r->html, " <small>%s</small>",
-              format_count(n, sizeof n, json_count_at(f, "accesses")));
+              format_count(n, sizeof n, json_count_at(e, "accesses")));
   }
   sb_puts(&r->html, "</td>");
 }
@@ -163,7 +169,8 @@ static void object_row(struct report *r, const struct object_table *t,
   traffic_cells(r, t, o);
   classes_cell(r, o);
   miss_cells(r, t, o);
-  functions_cell(r, o);
+  top_cell(r, o, "functions", "name");
+  top_cell(r, o, "loops", "function");
   sb_puts(&r->html, "</tr>\n");
 }
 
@@ -198,7 +205,8 @@ static void table_header(struct report *r, const struct object_table *t) {
   for (size_t c = 0; c < t->ncaches; c++)
     sb_printf(&r->html, "<th>miss ratio, %s</th>",
               format_bytes(bytes, sizeof bytes, (double)t->caches[c]));
-  sb_puts(&r->html, "<th class=\"name\">functions (accesses)</th></tr>\n");
+  sb_puts(&r->html, "<th class=\"name\">functions (accesses)</th>"
+                    "<th class=\"name\">loops (accesses)</th></tr>\n");
 }
 
 void report_object_table(struct report *r, size_t i) {

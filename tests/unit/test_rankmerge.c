@@ -660,12 +660,29 @@ static void test_objects_of_ranks(void) {
   json_object_array_add(h1, json_object_new_double(log2(24)));
   json_object_array_add(h1, json_object_new_double(log2(12)));
   json_object_object_add(o1[0], "memory_entropy", h1);
+  /* Its loops, matched by function, file, line and depth: f's loop at
+   * a.c:5 in both ranks (120 + 300), h's only in rank 1. */
+  json_object_object_add(
+      o0[0], "loops",
+      json_tokener_parse("[{\"function\": \"f\", \"file\": \"a.c\", "
+                         "\"line\": 5, \"depth\": 1, \"accesses\": 120}]"));
+  json_object_object_add(
+      o1[0], "loops",
+      json_tokener_parse("[{\"function\": \"h\", \"file\": \"a.c\", "
+                         "\"line\": 9, \"depth\": 2, \"accesses\": 250}, "
+                         "{\"function\": \"f\", \"file\": \"a.c\", "
+                         "\"line\": 5, \"depth\": 1, \"accesses\": 300}]"));
   json_object *doc =
       job_of(with_list(r1, "objects", o1, 4), with_list(r0, "objects", o0, 4));
   if (!doc)
     return;
   json_object *objects = json_at(doc, "objects"),
               *shared = site_object(doc, 10);
+  EXPECT_EQ(json_object_array_length(json_at(shared, "loops")), 2);
+  EXPECT_EQ(at(shared, "loops/0/line"), 5);
+  EXPECT_EQ(at(shared, "loops/0/accesses"), 420);
+  EXPECT_EQ(at(shared, "loops/1/line"), 9);
+  EXPECT_EQ(at(shared, "loops/1/accesses"), 250);
   EXPECT(near(at(shared, "memory_entropy/0"), 5));
   EXPECT(near(at(shared, "memory_entropy/1"), 4));
   EXPECT_EQ(json_object_array_length(objects), 3 + 1 + 2);
