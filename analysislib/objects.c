@@ -92,7 +92,13 @@ static _Atomic uint64_t map_version;
  * kept per 4 KiB page, a bit per 64-byte line: a page's mask is found
  * once per page the object's accesses move to, not once per line, in a
  * table 64 times smaller than one of lines.  The accesses of one function
- * wait in `pending` until the object's accesses come from another. */
+ * (one innermost loop) wait in `fn` (`loop`) until the object's accesses
+ * come from another. */
+struct pending_touches {
+  uint32_t key; /* the function or loop, PROGRAM_NONE for none */
+  uint64_t n;
+};
+
 struct object_counts {
   uint64_t accesses, loads, stores, bytes_loaded, bytes_stored;
   uint64_t class_accesses[PISA_ACCESS_CLASS_COUNT]; /* by access_class */
@@ -100,10 +106,7 @@ struct object_counts {
   struct u64map pages;          /* addr >> 12 -> mask of the lines touched */
   uint64_t *last_mask;          /* the mask of page last_page, or NULL */
   uint64_t last_page;
-  uint32_t fn; /* the function of the pending accesses */
-  uint64_t pending;
-  uint32_t loop; /* the innermost loop of the loop_pending accesses */
-  uint64_t loop_pending;
+  struct pending_touches fn, loop;
 };
 
 /* A range (an object's, or a gap) a thread found recently: [base, base +
@@ -658,26 +661,28 @@ PISA_HIDDEN void pisa_objects_prepare(struct pisa_thread *t,
 
 /* ---- A thread's counts (its space group) --------------------------------- */
 
-/* The object's pending accesses into the touch table. */
-static void touch_flush(struct pisa_thread_objects *o, uint32_t id,
-                        struct object_counts *c) {
-  uint64_t key = (uint64_t)id << 32 | c->fn;
-  uint64_t *n = c->pending ? u64map_slot(&o->touch, key) : NULL;
-  if (n)
-    *n += c->pending;
-  c->pending = 0;
-}
-
-/* The object's pending accesses in a loop into the loop_touch table. */
-static void loop_flush(struct pisa_thread_objects *o, uint32_t id,
-                       struct object_counts *c) {
-  uint64_t key = (uint64_t)id << 32 | c->loop;
-  uint64_t *n = c->loop_pending && c->loop != PROGRAM_NONE
-                    ? u64map_slot(&o->loop_touch, key)
+/* The pending accesses of object `id` into `touches` (object << 32 | key
+ * -> accesses). */
+static void flush_touches(struct u64map *touches, uint32_t id,
+                          struct pending_touches *p) {
+  uint64_t *n = p->n && p->key != PROGRAM_NONE
+                    ? u64map_slot(touches, (uint64_t)id << 32 | p->key)
                     : NULL;
   if (n)
-    *n += c->loop_pending;
-  c->loop_pending = 0;
+    *n += p->n;
+  p->n = 0;
+}
+
+/* One access of object `id` from `key`; the pending ones of another key
+ * are flushed first. */
+static inline __attribute__((always_inline)) void
+add_touch(struct u64map *touches, uint32_t id, struct pending_touches *p,
+          uint32_t key) {
+  if (p->key != key) {
+    flush_touches(touches, id, p);
+    p->key = key;
+  }
+  p->n++;
 }
 
 /* The 64-byte lines of [addr, addr + size) into the object's pages; an
@@ -720,16 +725,8 @@ static void count_access(struct pisa_thread_objects *o, uint32_t id,
     c->bytes_stored += size;
   }
   add_lines(c, addr, size);
-  if (c->fn != fn) {
-    touch_flush(o, id, c);
-    c->fn = fn;
-  }
-  c->pending++;
-  if (c->loop != loop) {
-    loop_flush(o, id, c);
-    c->loop = loop;
-  }
-  c->loop_pending++;
+  add_touch(&o->touch, id, &c->fn, fn);
+  add_touch(&o->loop_touch, id, &c->loop, loop);
 }
 
 /* The address of an OBJECT_APART access into its object's own counts. */
@@ -970,8 +967,8 @@ static void add_thread(struct object_total *tot, struct u64map *pages,
                        struct u64map *touch, struct u64map *loop_touch,
                        struct pisa_thread_objects *o) {
   for (uint32_t i = 0; i < o->capacity && i < n_objects; i++) {
-    touch_flush(o, i, &o->counts[i]);
-    loop_flush(o, i, &o->counts[i]);
+    flush_touches(&o->touch, i, &o->counts[i].fn);
+    flush_touches(&o->loop_touch, i, &o->counts[i].loop);
     add_counts(&tot[i].c, &o->counts[i]);
     unite_pages(&pages[i], &o->counts[i].pages);
   }
