@@ -51,6 +51,7 @@ PISA_HIDDEN void pisa_aggregate_init(struct aggregate *a) {
     footprint_init(&a->class_footprint[c]);
   entropy_init(&a->entropy);
   histograms_init(&a->reuse, pisa_config.line_sizes, pisa_config.n_line_sizes);
+  burst_histograms_init(&a->reuse_bursts, pisa_config.n_line_sizes);
   branch_init(&a->branch, pisa_branch_histories, 6);
   par_init(&a->par, &pisa_config.sched);
 }
@@ -87,6 +88,7 @@ PISA_HIDDEN void pisa_aggregate_merge(struct aggregate *dst,
   }
   entropy_merge(&dst->entropy, &src->entropy);
   histograms_merge(&dst->reuse, &src->reuse);
+  burst_histograms_merge(&dst->reuse_bursts, &src->reuse_bursts);
   branch_merge(&dst->branch, &src->branch, NULL, NULL);
   par_merge(&dst->par, &src->par);
   for (const struct pisa_name_count *e = src->external; e; e = e->hh.next)
@@ -230,6 +232,8 @@ PISA_HIDDEN void pisa_aggregate_region(struct pisa_thread *t, uint32_t region,
   add_fn_state(ra, &r->fs);
   if (r->reuse)
     histograms_merge(&ra->reuse, r->reuse);
+  if (r->reuse_bursts)
+    burst_histograms_merge(&ra->reuse_bursts, r->reuse_bursts);
   if (r->sched)
     add_stream_schedule(ra, r->sched);
   if (r->branches)
@@ -242,8 +246,10 @@ PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
   add_block_counts(ta, t->block_counts, t->block_capacity, n_blocks);
   for (uint32_t f = 0; f < t->fn_capacity && f < n_functions; f++)
     add_fn_state(ta, &t->fns[f]);
-  for (uint32_t f = 0; f < n_functions; f++)
+  for (uint32_t f = 0; f < n_functions; f++) {
     pisa_reuse_of_function(t, f, &ta->reuse);
+    pisa_bursts_of_function(t, f, &ta->reuse_bursts);
+  }
   if (t->sched)
     add_stream_schedule(ta, t->sched);
   if (t->branches && alone) {
@@ -284,6 +290,7 @@ PISA_HIDDEN void pisa_aggregate_function(struct pisa_thread *t,
   if (f < t->fn_capacity)
     add_fn_state(fa, &t->fns[f]);
   pisa_reuse_of_function(t, f, &fa->reuse);
+  pisa_bursts_of_function(t, f, &fa->reuse_bursts);
   if (t->sched) {
     struct par_result r;
     sched_function_result(t->sched, f, &r);

@@ -14,6 +14,7 @@ struct aggregate {
   uint64_t class_refs[3];
   struct entropy_counts entropy;
   struct reuse_histograms reuse;
+  struct burst_histograms reuse_bursts; /* sampled: the windows' counts */
   struct branch_stats branch;
   int branch_borrowed; /* branch is a thread's own table: read, never freed */
   struct pisa_name_count *external;

@@ -164,6 +164,19 @@ static void parse_memory_limit(void) {
       env_number("PISA_MEMORY_LIMIT", PISA_MIN_MEMORY_LIMIT, UINT64_MAX, 0);
 }
 
+/* The reuse family's windows (docs/metrics-implementation.md "Sampling"):
+ * PISA_SAMPLE_REUSE_WINDOW accesses (default 2^16) every window / rate
+ * accesses, measured from PISA_SAMPLE_REUSE_THRESHOLD bytes of distinct
+ * lines on (default 64 KiB: the 32 KiB miss ratio and a bin more). */
+static void parse_reuse_bursts(struct burst_config *b, double rate) {
+  b->window = env_number("PISA_SAMPLE_REUSE_WINDOW", 2, UINT64_C(1) << 32,
+                         UINT64_C(1) << 16);
+  b->threshold_bytes = env_number("PISA_SAMPLE_REUSE_THRESHOLD", 1,
+                                  UINT64_C(1) << 40, UINT64_C(64) << 10);
+  double period = (double)b->window / rate + 0.5;
+  b->period = period < (double)UINT64_MAX ? (uint64_t)period : UINT64_MAX;
+}
+
 /* PISA_SAMPLE=RATE, 0.000001 <= RATE <= 1; 1 when unset.  Bursts of 2^12
  * block instances: long enough that window edges are rare, short enough
  * that a run of 10^7 instances gets 20 bursts at 1%. */
@@ -187,6 +200,7 @@ static void parse_sampling(const char *spec) {
   c->rate = rate < 1 ? c->reuse.rate : 1.0;
   c->burst_instances = UINT64_C(1) << 12;
   c->burst_period = (uint64_t)((double)c->burst_instances / c->rate + 0.5);
+  parse_reuse_bursts(&c->reuse_bursts, c->rate);
 }
 
 /* PISA_HW_COUNTERS=name,name (pisa-char checked the names against the

@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "pisa/vocabulary.h"
+#include "reuse_burst.h"
 #include "sample.h"
 #include "schedule.h"
 
@@ -25,6 +26,10 @@ struct pisa_sampling_config {
   /* Blocks that also hold a whole entropy cut: footprint and entropy. */
   struct sample_filter space;
   uint64_t burst_instances, burst_period;
+  /* The reuse family's short distances: exact windows of consecutive
+   * accesses (reuse_burst.h), PISA_SAMPLE_REUSE_WINDOW and
+   * PISA_SAMPLE_REUSE_THRESHOLD. */
+  struct burst_config reuse_bursts;
 };
 
 /* Both modes, and deep mode's analysis. */

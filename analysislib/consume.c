@@ -159,32 +159,55 @@ pisa_histograms_of(struct reuse_histograms **h) {
  * thread; NULL when memory ran out. */
 static int sampled(void) { return pisa_config.sampling.rate < 1; }
 
-/* Entry i of a growing array of histograms (a function's, a loop's),
- * created at first use; NULL when memory ran out. */
+/* Room for entry i in *array, a growing array of pointers (a function's
+ * histograms, a loop's), new entries NULL: 0, or -1 when memory ran out. */
+static int pointers_room(void *array, uint32_t *capacity, uint32_t i) {
+  void **a = array;
+  if (i < *capacity)
+    return 0;
+  uint32_t cap = *capacity ? *capacity : 256;
+  while (cap <= i)
+    cap *= 2;
+  void **p = realloc(*a, cap * sizeof *p);
+  if (!p)
+    return -1;
+  memset(p + *capacity, 0, (cap - *capacity) * sizeof *p);
+  *a = p;
+  *capacity = cap;
+  return 0;
+}
+
+/* Entry i of a growing array of histograms, created at first use; NULL
+ * when memory ran out. */
 static struct reuse_histograms *
 indexed_histograms(struct reuse_histograms ***array, uint32_t *capacity,
                    uint32_t i) {
-  if (i >= *capacity) {
-    uint32_t cap = *capacity ? *capacity : 256;
-    while (cap <= i)
-      cap *= 2;
-    struct reuse_histograms **h = realloc(*array, cap * sizeof *h);
-    if (!h)
-      return NULL;
-    memset(h + *capacity, 0, (cap - *capacity) * sizeof *h);
-    *array = h;
-    *capacity = cap;
-  }
-  return pisa_histograms_of(&(*array)[i]);
+  return pointers_room(array, capacity, i) ? NULL
+                                           : pisa_histograms_of(&(*array)[i]);
 }
 
-static void free_histograms(struct reuse_histograms ***array,
-                            uint32_t *capacity) {
+/* Frees a growing array of pointers and what they point to. */
+static void free_pointers(void *array, uint32_t *capacity) {
+  void **a = array, **p = *a;
   for (uint32_t i = 0; i < *capacity; i++)
-    free((*array)[i]);
-  free(*array);
-  *array = NULL;
+    free(p[i]);
+  free(p);
+  *a = NULL;
   *capacity = 0;
+}
+
+/* The windows' counts at *h, created at their first use; NULL when memory
+ * ran out. */
+static struct burst_histograms *bursts_of(struct burst_histograms **h) {
+  if (!*h && (*h = malloc(sizeof **h)))
+    burst_histograms_init(*h, pisa_config.n_line_sizes);
+  return *h;
+}
+
+static struct burst_histograms *fn_bursts(struct pisa_thread *t, uint32_t fn) {
+  return pointers_room(&t->fn_bursts, &t->fn_bursts_capacity, fn)
+             ? NULL
+             : bursts_of(&t->fn_bursts[fn]);
 }
 
 static void reuse_pairs_free(struct pisa_thread *t) {
@@ -455,6 +478,59 @@ static uint32_t block_pair(struct pisa_thread *t, uint32_t block) {
   return p ? (uint32_t)p - 1 : new_block_pair(t, block);
 }
 
+/* The windows' outcomes of the accesses of instances [i, j) of b (the
+ * whole batch) into h. */
+static void bursts_of_instances(const struct pisa_thread *t,
+                                struct burst_histograms *h,
+                                const struct event_batch *b, size_t i,
+                                size_t j) {
+  size_t a = b->first_access[i], a_end = b->first_access[j];
+  a = a > t->burst_lo ? a : t->burst_lo;
+  a_end = a_end < t->burst_hi ? a_end : t->burst_hi;
+  if (h && a < a_end)
+    burst_histograms_add(h, (const uint8_t *const *)t->burst_outcomes, a,
+                         a_end - a);
+}
+
+/* Room for the windows' outcomes of n accesses: 0, or -1. */
+static int burst_outcomes_room(struct pisa_thread *t, size_t n) {
+  for (size_t s = 0;
+       n > t->burst_outcomes_capacity && s < pisa_config.n_line_sizes; s++) {
+    uint8_t *o = realloc(t->burst_outcomes[s], n);
+    if (!o)
+      return -1;
+    t->burst_outcomes[s] = o;
+  }
+  if (n > t->burst_outcomes_capacity)
+    t->burst_outcomes_capacity = n;
+  return 0;
+}
+
+/* Sampled runs: the exact reuse of the windows among b's accesses (the
+ * whole batch), into each source function's counts. */
+static void reuse_bursts(struct pisa_thread *t, const struct event_batch *b) {
+  t->burst_lo = t->burst_hi = 0;
+  if (!sampled() || !b->n_accesses)
+    return;
+  if (!t->bursts.config.window)
+    reuse_bursts_init(&t->bursts, &pisa_config.sampling.reuse_bursts,
+                      pisa_config.line_sizes, pisa_config.n_line_sizes);
+  if (burst_outcomes_room(t, b->n_accesses) ||
+      reuse_bursts_batch(&t->bursts, b->addr, b->n_accesses, t->burst_outcomes,
+                         &t->burst_lo, &t->burst_hi)) {
+    pisa_out_of_memory();
+    return;
+  }
+  for (size_t i = 0, n = b->n_instances;
+       i < n && b->first_access[i] < t->burst_hi;) {
+    size_t j = function_run(b, i);
+    if (b->first_access[j] > t->burst_lo)
+      bursts_of_instances(t, fn_bursts(t, pisa_blocks[b->block[i]].source), b,
+                          i, j);
+    i = j;
+  }
+}
+
 /* Exact runs: each access binned once, into the histograms of its
  * (source function, innermost loop) pair, over runs of instances of one
  * pair: the finest partition both the functions' and the loops'
@@ -506,6 +582,13 @@ PISA_HIDDEN void pisa_reuse_of_function(const struct pisa_thread *t,
   uint64_t p = fn < t->source_pairs_capacity ? t->source_pairs[fn] : 0;
   for (; p; p = t->reuse_pairs[p - 1].next)
     histograms_merge(into, t->reuse_pairs[p - 1].h);
+}
+
+PISA_HIDDEN void pisa_bursts_of_function(const struct pisa_thread *t,
+                                         uint32_t fn,
+                                         struct burst_histograms *into) {
+  if (fn < t->fn_bursts_capacity && t->fn_bursts[fn])
+    burst_histograms_merge(into, t->fn_bursts[fn]);
 }
 
 PISA_HIDDEN void pisa_reuse_of_loops(const struct pisa_thread *t,
@@ -612,8 +695,9 @@ static void region_reuse(struct pisa_thread *t, struct pisa_region_state *r,
                          const struct event_batch *b,
                          const struct event_batch *fed, size_t from,
                          size_t to) {
-  (void)b;
   histograms_of_instances(t, pisa_histograms_of(&r->reuse), fed, from, to, 1);
+  if (t->burst_lo < t->burst_hi)
+    bursts_of_instances(t, bursts_of(&r->reuse_bursts), b, from, to);
 }
 
 static void region_branches(struct pisa_thread *t, struct pisa_region_state *r,
@@ -892,6 +976,7 @@ static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
   int regions = t->regions_open[PISA_CONSUME_REUSE] || b->n_marks;
   t->reuse_counted_to = 0; /* nothing of this batch counted yet */
   int bins = fed && !reuse_histograms(t, fed, regions);
+  reuse_bursts(t, b);
   if (pisa_config.objects && bins && fed == b)
     pisa_objects_reuse(t, b, (const uint8_t *const *)t->reuse_bins,
                        line_bins(t, 64));
@@ -1051,6 +1136,7 @@ static void regions_free(struct pisa_thread *t) {
       free(chunk[r].block_counts);
       fn_state_free(&chunk[r].fs);
       free(chunk[r].reuse);
+      free(chunk[r].reuse_bursts);
       budget_enter(BUDGET_BRANCH);
       branches_free(chunk[r].branches);
       budget_enter(BUDGET_SCHED);
@@ -1075,18 +1161,22 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   event_batch_free(&t->space_sample);
   regions_free(t);
   pisa_objects_thread_free(t);
-  free_histograms(&t->fn_reuse, &t->fn_reuse_capacity);
+  free_pointers(&t->fn_reuse, &t->fn_reuse_capacity);
+  free_pointers(&t->fn_bursts, &t->fn_bursts_capacity);
   reuse_pairs_free(t);
   budget_enter(BUDGET_REUSE);
   event_batch_free(&t->reuse_sample);
+  reuse_bursts_free(&t->bursts);
   for (size_t s = 0; s < PISA_MAX_LINE_SIZES; s++) {
+    free(t->burst_outcomes[s]);
+    t->burst_outcomes[s] = NULL;
     if (t->reuse[s])
       reuse_free(t->reuse[s]);
     t->reuse[s] = NULL;
     free(t->reuse_bins[s]);
     t->reuse_bins[s] = NULL;
   }
-  t->reuse_bins_capacity = 0;
+  t->reuse_bins_capacity = t->burst_outcomes_capacity = 0;
   budget_enter(BUDGET_SCHED);
   sched_free(t->sched);
   t->sched = NULL;

@@ -45,15 +45,21 @@ static void adjust_bin0(uint64_t *counts, uint64_t accesses) {
  * after the memory budget's steps were weighted as they were counted
  * (consume.c), relative to the run's rate. */
 PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
+                                          const struct burst_histograms *bursts,
                                           uint64_t accesses) {
   double rate = pisa_config.sampling.rate;
-  if (!histograms_accesses(h) ||
-      (rate == 1 && !pisa_group_steps(PISA_CONSUME_REUSE)))
+  uint64_t threshold = pisa_config.sampling.reuse_bursts.threshold_bytes;
+  if ((rate == 1 && !pisa_group_steps(PISA_CONSUME_REUSE)) ||
+      (!histograms_accesses(h) && !burst_histograms_measured(bursts, 0)))
     return;
   for (size_t s = 0; s < h->n_sizes; s++) {
     for (unsigned b = 0; b < LOCALITY_BINS; b++)
       h->counts[s][b] = scaled(h->counts[s][b], rate);
-    adjust_bin0(h->counts[s], accesses);
+    if (s < bursts->n_sizes && burst_histograms_measured(bursts, s))
+      burst_estimate(h->counts[s], bursts->exact[s], bursts->censored[s],
+                     burst_cut(threshold, h->line_bytes[s]), accesses);
+    else
+      adjust_bin0(h->counts[s], accesses);
   }
   for (size_t s = 0; s + 1 < h->n_sizes; s++) {
     h->drops[s] = scaled(h->drops[s], rate);
@@ -113,6 +119,14 @@ static uint64_t burst_coverage(unsigned g, uint64_t period) {
   return bursts;
 }
 
+/* The windows the threads' reuse groups started. */
+static uint64_t reuse_windows(void) {
+  uint64_t n = 0;
+  for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
+    n += t->bursts.windows;
+  return n;
+}
+
 static json_object *spatial_json(const struct sample_filter *f, uint64_t units,
                                  double error_factor) {
   json_object *o = json_object_new_object();
@@ -145,6 +159,35 @@ static json_object *temporal_json(unsigned g) {
   return o;
 }
 
+/* The reuse family of a sampled run: SHARDS for the long distances and
+ * the windows for the short ones.  Its error is a bound on the standard
+ * error of a miss ratio or a histogram share: at most 1 / (2 sqrt(k))
+ * from k windows (a share's variance is at most 1/4 per window, the
+ * references of one window counted as one), plus SHARDS's relative error
+ * of the share above the threshold. */
+static json_object *reuse_json(const struct sample_filter *filter) {
+  const struct burst_config *c = &pisa_config.sampling.reuse_bursts;
+  uint64_t units = reuse_units(), windows = reuse_windows();
+  json_object *o = spatial_json(filter, units, 1);
+  json_object_object_add(o, "method", json_object_new_string("spatial+bursts"));
+  json_object_object_add(o, "window_accesses",
+                         json_object_new_uint64(c->window));
+  json_object_object_add(o, "period_accesses",
+                         json_object_new_uint64(c->period));
+  json_object_object_add(o, "threshold_bytes",
+                         json_object_new_uint64(c->threshold_bytes));
+  json_object_object_add(o, "windows", json_object_new_uint64(windows));
+  if (windows) {
+    double window_error = 0.5 / sqrt((double)windows);
+    double shards = units ? sqrt((1 - filter->rate) / (double)units) : 1;
+    json_object_object_add(o, "window_error",
+                           json_object_new_double(window_error));
+    json_object_object_add(o, "error",
+                           json_object_new_double(window_error + shards));
+  }
+  return o;
+}
+
 /* The sampled units of the space group: its last filter's blocks in the
  * process's footprint. */
 static uint64_t space_units(const struct aggregate *totals, unsigned shift) {
@@ -165,7 +208,9 @@ static json_object *family_json(unsigned f, const struct aggregate *totals) {
   unsigned g = pisa_family_group(f), bit = 1u << f;
   struct sample_filter filter = pisa_group_filter(g, pisa_group_steps(g));
   json_object *o;
-  if (g == PISA_CONSUME_REUSE)
+  if (bit == PISA_FAMILY(REUSE) && pisa_sampled())
+    o = reuse_json(&filter);
+  else if (g == PISA_CONSUME_REUSE)
     o = spatial_json(&filter, reuse_units(), 1);
   else if (g == PISA_CONSUME_SPACE)
     o = spatial_json(&filter, space_units(totals, filter.shift),

@@ -13,9 +13,12 @@ PISA_HIDDEN int pisa_sampled(void);
 /* A count of the spatially sampled families, scaled to the whole stream. */
 PISA_HIDDEN uint64_t pisa_estimate_count(uint64_t sampled);
 /* Histograms of sampled references scaled to `accesses` references: every
- * count by 1 / rate, and the difference to `accesses` added to bin 0
- * (SHARDS_adj).  Unchanged when not sampled. */
+ * count by 1 / rate; then, at each line size the windows measured
+ * (bursts), the short distances from them and the long ones in SHARDS's
+ * shape (burst_estimate), at the others the difference to `accesses`
+ * added to bin 0 (SHARDS_adj).  Unchanged when not sampled. */
 PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
+                                          const struct burst_histograms *bursts,
                                           uint64_t accesses);
 /* Every count in o (an object of counts and objects of counts) scaled. */
 PISA_HIDDEN void pisa_estimate_counts(json_object *o);

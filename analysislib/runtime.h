@@ -102,6 +102,7 @@ struct pisa_region_state {
   struct pisa_fn_state fs; /* its accesses: footprint, entropy, bytes */
   /* reuse group */
   struct reuse_histograms *reuse;
+  struct burst_histograms *reuse_bursts; /* sampled: the windows' */
   /* branch and schedule groups (exact runs only) */
   struct branch_stats *branches;
   struct sched *sched;
@@ -161,6 +162,14 @@ struct pisa_thread {
   struct event_batch reuse_sample; /* sampled: accesses to sampled blocks */
   uint64_t *reuse_distances;       /* sampled: per access of reuse_sample */
   size_t reuse_distances_capacity;
+  /* sampled: exact reuse over windows of the thread's accesses, their
+   * outcomes per access of the batch (the windows' [lo, hi)), and the
+   * counts per function */
+  struct reuse_bursts bursts;
+  uint8_t *burst_outcomes[PISA_MAX_LINE_SIZES];
+  size_t burst_outcomes_capacity, burst_lo, burst_hi;
+  struct burst_histograms **fn_bursts;
+  uint32_t fn_bursts_capacity;
   /* the histograms of instances [counted_from, counted_to) of the batch
    * being consumed, when regions may want them too; else counted_to = 0 */
   struct reuse_histograms *reuse_counted;
@@ -229,6 +238,11 @@ PISA_HIDDEN void pisa_consume_group(struct pisa_thread *t,
 PISA_HIDDEN void pisa_reuse_of_function(const struct pisa_thread *t,
                                         uint32_t fn,
                                         struct reuse_histograms *into);
+/* Thread t's window counts of source function fn (sampled runs), added to
+ * `into`. */
+PISA_HIDDEN void pisa_bursts_of_function(const struct pisa_thread *t,
+                                         uint32_t fn,
+                                         struct burst_histograms *into);
 struct pisa_source_counts;
 PISA_HIDDEN void pisa_reuse_of_loops(const struct pisa_thread *t,
                                      struct pisa_source_counts *all);

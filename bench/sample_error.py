@@ -8,9 +8,13 @@ Markdown table (docs/performance.md "Sampled deep mode").
 
 usage: bench/sample_error.py BUILD [--rate 1%] [--kernels a,b] [--jobs N]
                              [--args K=A:B,...] [--keep DIR] [--reuse-exact]
+                             [--exact-metrics LIST]
 Kernels run with pisa-bench's --quick sizes unless --args says otherwise.
 With --reuse-exact, exact documents already in --keep DIR (and their CPU
-and RSS, K.exact.time) are used again.
+and RSS, K.exact.time) are used again.  --exact-metrics reuse runs the
+exact side with --metrics=reuse only (every miss ratio and histogram comes
+from that family, at a fraction of the cost); the columns are then those
+both documents have.
 """
 import argparse
 import json
@@ -62,18 +66,23 @@ def relative(a, b):
 
 
 def errors(exact, sampled):
+    """The errors of the metrics both documents have."""
     e, s = exact["totals"], sampled["totals"]
     row = {}
     for m_e, m_s in zip(e.get("miss_ratio", []), s.get("miss_ratio", [])):
         row["miss %d" % m_e["cache_bytes"]] = abs(m_e["ratio"] - m_s["ratio"])
-    row["tvd"] = tvd(histogram(e, 64), histogram(s, 64))
+    if "reuse_distance" in e and "reuse_distance" in s:
+        row["tvd"] = tvd(histogram(e, 64), histogram(s, 64))
+        row["tvd 8"] = tvd(histogram(e, 8), histogram(s, 8))
     h_e, h_s = e.get("memory_entropy", []), s.get("memory_entropy", [])
-    row["entropy"] = max((abs(a - b) for a, b in zip(h_e, h_s)), default=0)
-    row["footprint"] = relative(e["footprint"]["bytes"],
-                                s["footprint"]["bytes"])
+    if h_e and h_s:
+        row["entropy"] = max(abs(a - b) for a, b in zip(h_e, h_s))
+    if "footprint" in e and "footprint" in s:
+        row["footprint"] = relative(e["footprint"]["bytes"],
+                                    s["footprint"]["bytes"])
     for w_e, w_s in zip(e.get("ilp", []), s.get("ilp", [])):
         row["ilp %d" % w_e["window"]] = relative(w_e["ilp"], w_s["ilp"])
-    if "bblp" in e:
+    if "bblp" in e and "bblp" in s:
         row["bblp"] = relative(e["bblp"]["bblp"], s["bblp"]["bblp"])
     return row
 
@@ -91,10 +100,13 @@ def timed_run(build, kernel, args, extra, out, reuse):
     return cpu, rss
 
 
-def measure(build, kernel, args, rate, keep, reuse_exact):
-    files = [os.path.join(keep, "%s.%s.json" % (kernel, k))
-             for k in ("exact", "sampled")]
-    cpu_e, rss_e = timed_run(build, kernel, args, [], files[0], reuse_exact)
+def measure(build, kernel, args, rate, keep, reuse_exact, exact_metrics):
+    exact_name = "exact-" + exact_metrics if exact_metrics else "exact"
+    files = [os.path.join(keep, "%s.%s.%s.json" % (kernel, args, k))
+             for k in (exact_name, "sampled")]
+    extra = ["--metrics=" + exact_metrics] if exact_metrics else []
+    cpu_e, rss_e = timed_run(build, kernel, args, extra, files[0],
+                             reuse_exact)
     cpu_s, rss_s = timed_run(build, kernel, args, ["--sample", rate],
                              files[1], False)
     docs = [json.load(open(f)) for f in files]
@@ -113,6 +125,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep")
     ap.add_argument("--reuse-exact", action="store_true")
+    ap.add_argument("--exact-metrics", default="")
     o = ap.parse_args()
     sizes = dict(QUICK)
     for item in filter(None, o.args.split(",")):
@@ -123,7 +136,8 @@ def main():
     kernels = o.kernels.split(",")
     with ThreadPoolExecutor(o.jobs) as pool:
         rows = list(pool.map(
-            lambda k: measure(o.build, k, sizes[k], o.rate, keep, o.reuse_exact), kernels))
+            lambda k: measure(o.build, k, sizes[k], o.rate, keep,
+                              o.reuse_exact, o.exact_metrics), kernels))
     cols = [c for c in rows[0][2] if not c.startswith(("cpu", "rss"))]
     print("| kernel (args) | " + " | ".join(cols) +
           " | CPU s exact / sampled | peak RSS MiB exact / sampled |")

@@ -19,7 +19,8 @@
 // RUN: %validate %t.json
 // RUN: %jcheck %t.json "d['config']['sampling']['rate'] == 0.5" \
 // RUN:   "sorted(d['config']['sampling']['families']) == sorted(d['config']['metrics'])" \
-// RUN:   "[d['config']['sampling']['families'][f]['method'] for f in ('reuse', 'footprint', 'entropy', 'classes', 'locality')] == ['spatial'] * 5" \
+// RUN:   "[d['config']['sampling']['families'][f]['method'] for f in ('footprint', 'entropy', 'classes', 'locality')] == ['spatial'] * 4" \
+// RUN:   "d['config']['sampling']['families']['reuse']['method'] == 'spatial+bursts'" \
 // RUN:   "[d['config']['sampling']['families'][f]['method'] for f in ('branch', 'ilp', 'bblp')] == ['temporal'] * 3" \
 // RUN:   "d['config']['sampling']['families']['footprint']['unit_bytes'] == 4096" \
 // RUN:   "d['config']['sampling']['families']['reuse']['unit_bytes'] == 512" \
