@@ -23,15 +23,39 @@ static void copy_access(struct event_batch *dst, const struct event_batch *src,
                    src->access_class[a]);
 }
 
-/* Instance i of src, appended to dst with the accesses keep accepts. */
+/* The filter's verdicts on the blocks it judged last, one per block
+ * number modulo VERDICTS: the accesses of a loop's few streams mostly
+ * fall in the blocks their previous accesses fell in, and the hash is
+ * most of the filter's cost. */
+#define VERDICTS 16
+struct verdicts {
+  const struct sample_filter *filter; /* NULL: keep everything */
+  uint64_t block[VERDICTS];           /* UINT64_MAX: none yet */
+  uint32_t keep;                      /* bit i: block[i] is kept */
+};
+
+static int kept(struct verdicts *v, uint64_t addr) {
+  if (!v->filter)
+    return 1;
+  uint64_t block = addr >> v->filter->shift;
+  unsigned i = (unsigned)block % VERDICTS;
+  if (block != v->block[i]) {
+    v->block[i] = block;
+    v->keep = (v->keep & ~(1u << i)) | (uint32_t)sample_keep(v->filter, addr)
+                                           << i;
+  }
+  return (v->keep >> i) & 1;
+}
+
+/* Instance i of src, appended to dst with the accesses v keeps. */
 static void copy_instance(struct event_batch *dst,
                           const struct event_batch *src, size_t i,
-                          const struct sample_filter *keep) {
+                          struct verdicts *v) {
   size_t k = dst->n_instances;
   event_add_instance(dst, src->block[i], src->start[i], src->first_site[i]);
   dst->end_site[k] = src->end_site[i];
   for (size_t a = src->first_access[i]; a < src->first_access[i + 1]; a++)
-    if (!keep || sample_keep(keep, src->addr[a]))
+    if (kept(v, src->addr[a]))
       copy_access(dst, src, a);
 }
 
@@ -41,10 +65,13 @@ static int copy_instances(struct event_batch *dst,
                           const struct event_batch *src, size_t first,
                           size_t end, const struct sample_filter *keep) {
   size_t accesses = src->first_access[end] - src->first_access[first];
+  struct verdicts v = {keep, {0}, 0};
   if (event_batch_reset(dst, end - first, accesses))
     return -1;
+  /* no user-space address is in block UINT64_MAX */
+  memset(v.block, 0xff, sizeof v.block);
   for (size_t i = first; i < end; i++)
-    copy_instance(dst, src, i, keep);
+    copy_instance(dst, src, i, &v);
   dst->first_access[dst->n_instances] = (uint32_t)dst->n_accesses;
   return 0;
 }
