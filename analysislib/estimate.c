@@ -41,6 +41,20 @@ static void adjust_bin0(uint64_t *counts, uint64_t accesses) {
     counts[0] -= scaled - accesses < counts[0] ? scaled - accesses : counts[0];
 }
 
+/* A pair's drops among `sampled` sampled references.  When the windows
+ * made the histograms add up to the exact `accesses`, the same share of
+ * those (a ratio estimate: a score stays at most 1 even where a hot
+ * sampled block weighs 1 / rate); otherwise scaled by 1 / rate, as the
+ * counts were. */
+static uint64_t drops_estimate(uint64_t drops, uint64_t sampled,
+                               uint64_t accesses, int windows) {
+  if (!windows)
+    return scaled(drops, pisa_config.sampling.rate);
+  return sampled ? (uint64_t)llround((double)drops * (double)accesses /
+                                     (double)sampled)
+                 : 0;
+}
+
 /* The counts of a run sampled from the start are scaled here; those
  * after the memory budget's steps were weighted as they were counted
  * (consume.c), relative to the run's rate. */
@@ -49,8 +63,10 @@ PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
                                           uint64_t accesses) {
   double rate = pisa_config.sampling.rate;
   uint64_t threshold = pisa_config.sampling.reuse_bursts.threshold_bytes;
+  uint64_t sampled = histograms_accesses(h);
+  int windows = bursts->n_sizes && burst_histograms_measured(bursts, 0);
   if ((rate == 1 && !pisa_group_steps(PISA_CONSUME_REUSE)) ||
-      (!histograms_accesses(h) && !burst_histograms_measured(bursts, 0)))
+      (!sampled && !windows))
     return;
   for (size_t s = 0; s < h->n_sizes; s++) {
     for (unsigned b = 0; b < LOCALITY_BINS; b++)
@@ -62,8 +78,9 @@ PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
       adjust_bin0(h->counts[s], accesses);
   }
   for (size_t s = 0; s + 1 < h->n_sizes; s++) {
-    h->drops[s] = scaled(h->drops[s], rate);
-    h->strict_drops[s] = scaled(h->strict_drops[s], rate);
+    h->drops[s] = drops_estimate(h->drops[s], sampled, accesses, windows);
+    h->strict_drops[s] =
+        drops_estimate(h->strict_drops[s], sampled, accesses, windows);
   }
 }
 
