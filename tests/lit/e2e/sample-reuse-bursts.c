@@ -2,25 +2,27 @@
 // consecutive accesses for the short ones, and config.sampling's fields for
 // that method.  A 256 KiB array of doubles read 200 times in order: at
 // 64-byte lines 7 of 8 references reuse the line just read (distance 0) and
-// the 8th comes back after the other 4095 lines (bin 12), or is cold: so the
-// histogram's bins 1 to 10 (distances below the 1024 lines of the 64 KiB
-// threshold) are empty, the miss ratio of 32 KiB is 1/8 and that of 1 MiB
-// only the cold lines' 4096 / 6553600.  By hand for the fields: a window of
-// 65536 accesses starts every 65536 / rate of the thread's accesses, the
+// the 8th comes back after the other 4095 lines (4096 if the array
+// straddles one more), or is cold.  So the histogram's bins 1 to 9 are
+// empty (the windows of 8192 accesses measure from their middle, having
+// seen 512 lines, below the 64 KiB threshold: every distance below 512
+// lines is exact there), the miss ratio of 32 KiB is 1/8 and that of 1 MiB
+// only the cold lines' 4096 / 6553600.  By hand for the fields: a window
+// of 8192 accesses starts every 8192 / rate of the thread's accesses, the
 // first at its first access, so ceil(references / period) windows.
 // RUN: %pisa-cc -O1 -fno-vectorize -fno-unroll-loops -o %t %s
 // RUN: %pisa-char -q --force --sample 10%% --metrics=reuse,locality -o %t.json %t
 // RUN: %validate %t.json
 // RUN: %jcheck %t.json "d['config']['sampling']['families']['reuse']['method'] == 'spatial+bursts'" \
-// RUN:   "d['config']['sampling']['families']['reuse']['window_accesses'] == 65536" \
+// RUN:   "d['config']['sampling']['families']['reuse']['window_accesses'] == 8192" \
 // RUN:   "d['config']['sampling']['families']['reuse']['threshold_bytes'] == 65536" \
-// RUN:   "d['config']['sampling']['families']['reuse']['period_accesses'] == int(65536 / d['config']['sampling']['rate'] + 0.5)" \
+// RUN:   "d['config']['sampling']['families']['reuse']['period_accesses'] == int(8192 / d['config']['sampling']['rate'] + 0.5)" \
 // RUN:   "d['config']['sampling']['families']['reuse']['windows'] == -(-d['totals']['memory_accesses']['references'] // d['config']['sampling']['families']['reuse']['period_accesses'])" \
 // RUN:   "d['config']['sampling']['families']['reuse']['window_error'] == 0.5 / d['config']['sampling']['families']['reuse']['windows'] ** 0.5" \
 // RUN:   "d['config']['sampling']['families']['reuse']['error'] > d['config']['sampling']['families']['reuse']['window_error']" \
 // RUN:   "d['config']['sampling']['families']['locality']['method'] == 'spatial'" \
 // RUN:   "d['totals']['memory_accesses']['references'] == 200 * 32768" \
-// RUN:   "reuse(fn('sweep'))['bins'][1:11] == [0] * 10" \
+// RUN:   "reuse(fn('sweep'))['bins'][1:10] == [0] * 9" \
 // RUN:   "abs(fn('sweep')['miss_ratio'][0]['ratio'] - 1 / 8) < 0.002" \
 // RUN:   "fn('sweep')['miss_ratio'][1]['ratio'] < 0.002"
 // RUN: %pisa-char show %t.json | FileCheck %s
