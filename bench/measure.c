@@ -37,6 +37,18 @@ static char *read_output(const char *path) {
   return text;
 }
 
+/* FNV-1a (64 bits) of the bytes of a file; that of nothing when it cannot
+ * be read. */
+static unsigned long long hash_file(const char *path) {
+  unsigned long long h = 0xcbf29ce484222325ULL;
+  FILE *f = fopen(path, "rb");
+  for (int c; f && (c = getc(f)) != EOF;)
+    h = (h ^ (unsigned char)c) * 0x100000001b3ULL;
+  if (f)
+    fclose(f);
+  return h;
+}
+
 /* Runs argv (searched in PATH) with stdin from /dev/null and stdout and
  * stderr in files of tmpdir; returns the wait status.  The rusage of wait4
  * covers the child and every descendant it waited for: pisa-char waits for
@@ -65,6 +77,7 @@ static int run_command(const char *tmpdir, char *const argv[], struct run *run,
   run->wall = child_clock() - start;
   run->cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
   run->rss_kib = usage.ru_maxrss;
+  run->output_hash = hash_file(out_path);
   *out = read_output(out_path);
   *err = read_output(err_path);
   unlink(out_path), unlink(err_path);
@@ -128,9 +141,18 @@ static void build_argv(const struct bench *b, const struct tool *tool,
   argv[n] = NULL;
 }
 
+/* The run's checksum: its "checksum VALUE" line, or with --output-checksum
+ * the hash of its whole output; NULL when it printed no checksum line. */
+static char *run_checksum(const struct bench *b, const struct run *run,
+                          const char *out) {
+  return b->output_checksum ? xasprintf("output %016llx", run->output_hash)
+                            : find_checksum(out);
+}
+
 /* Whether a run exited 0 and printed the kernel's checksum (the first
  * native run sets it); says why not on stderr. */
-static bool check_run(struct kernel_result *k, const char *tool, int status,
+static bool check_run(const struct bench *b, struct kernel_result *k,
+                      const char *tool, const struct run *run, int status,
                       const char *out, const char *err) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     error("%s (%s) %s %d; its output:\n%s%s", k->name, tool,
@@ -139,7 +161,7 @@ static bool check_run(struct kernel_result *k, const char *tool, int status,
           err);
     return false;
   }
-  char *sum = find_checksum(out);
+  char *sum = run_checksum(b, run, out);
   bool ok = sum && (!k->checksum || !strcmp(sum, k->checksum));
   if (!sum)
     error("%s (%s) printed no checksum line", k->name, tool);
@@ -206,7 +228,7 @@ static void run_once(const struct bench *b, struct kernel_result *k, int t) {
   fprintf(stderr,
           "pisa-bench: %-15s %-15s cpu %8.3f s  wall %8.3f s  %8.1f MiB\n",
           k->name, tool->name, run.cpu, run.wall, (double)run.rss_kib / 1024);
-  if (check_run(k, tool->name, status, out, err))
+  if (check_run(b, k, tool->name, &run, status, out, err))
     k->runs[t][k->done[t]++] = run;
   else
     k->failed[t] = true;
