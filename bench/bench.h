@@ -37,6 +37,7 @@ struct tool {
 struct run {
   double wall, cpu;
   long long rss_kib;
+  unsigned long long output_hash; /* FNV-1a of its standard output */
 };
 
 struct kernel_result {
@@ -62,6 +63,8 @@ struct bench {
   char *tmpdir;          /* pisa-char's documents, removed at the end */
   char *command;         /* how pisa-bench was run, for the record */
   const char *sizes;     /* "default", "quick" or the --args given */
+  bool output_checksum;  /* checksums are hashes of the whole output */
+  bool other_dir;        /* --dir: kernels of any name */
 };
 
 enum measure { MEASURE_CPU, MEASURE_WALL, MEASURE_RSS };

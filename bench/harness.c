@@ -77,6 +77,7 @@ struct options {
   const char *cachegrind; /* comma-separated: cachegrind, cachegrind-sim */
   char *args;             /* per-kernel arguments: K=A:B,K2=C */
   bool quick;
+  bool output_checksum; /* a hash of the whole output is the checksum */
   struct preset defined[MAX_DEFINED]; /* --preset NAME=ARGS */
   int defined_count;
 };
@@ -108,11 +109,15 @@ static void usage(FILE *f) {
       "  --kernels LIST      kernels to run (default: %s)\n"
       "  --quick             small sizes: each kernel about 0.05 s natively\n"
       "  --args K=A:B,...    run kernel K with arguments A B (after --quick)\n"
+      "  --output-checksum   check each run's whole standard output against\n"
+      "                      native's (a hash) instead of a checksum line:\n"
+      "                      for programs that print none (bench/real/)\n"
       "  --out FILE          write every run and the results as JSON\n"
       "  --compare OLD.json  print the change from that record: after the\n"
       "                      run, or of NEW.json without running anything\n"
       "  --dir DIR           where native/, pisa/ and counter/ are (default:\n"
-      "                      the harness's directory)\n"
+      "                      the harness's directory); --kernels may then\n"
+      "                      name any program there\n"
       "  --pisa-char PATH    pisa-char to measure (default ../bin/pisa-char\n"
       "                      next to the harness)\n"
       "\n"
@@ -149,6 +154,7 @@ static void parse_options(int argc, char **argv, struct options *opt) {
     OPT_NO_CACHEGRIND,
     OPT_QUICK,
     OPT_ARGS,
+    OPT_OUTPUT_CHECKSUM,
     OPT_COMPARE,
     OPT_PISA_CHAR
   };
@@ -161,6 +167,7 @@ static void parse_options(int argc, char **argv, struct options *opt) {
       {"kernels", required_argument, NULL, 'k'},
       {"quick", no_argument, NULL, OPT_QUICK},
       {"args", required_argument, NULL, OPT_ARGS},
+      {"output-checksum", no_argument, NULL, OPT_OUTPUT_CHECKSUM},
       {"out", required_argument, NULL, 'o'},
       {"compare", required_argument, NULL, OPT_COMPARE},
       {"dir", required_argument, NULL, 'd'},
@@ -197,6 +204,9 @@ static void parse_options(int argc, char **argv, struct options *opt) {
       break;
     case OPT_ARGS:
       opt->args = optarg;
+      break;
+    case OPT_OUTPUT_CHECKSUM:
+      opt->output_checksum = true;
       break;
     case 'o':
       opt->out = optarg;
@@ -316,8 +326,10 @@ static bool in_list(const char *name, const char *list) {
   return false;
 }
 
+/* Any name is a kernel in another --dir (its executables are checked in
+ * set_up); in the harness's own, the kernels built with it. */
 static struct kernel_result *find_kernel(struct bench *b, const char *name) {
-  if (!in_list(name, PISA_BENCH_KERNELS))
+  if (!b->other_dir && !in_list(name, PISA_BENCH_KERNELS))
     die("unknown kernel '%s' (known: %s)", name, PISA_BENCH_KERNELS);
   for (size_t i = 0; i < b->kernel_count; i++)
     if (!strcmp(b->kernels[i].name, name))
@@ -407,7 +419,9 @@ static void set_up(struct bench *b, const struct options *opt) {
   if (*opt->cachegrind && !(b->valgrind = find_in_path("valgrind")))
     warning("valgrind not found in PATH: cachegrind not run");
   select_tools(b, opt);
+  b->other_dir = opt->dir != NULL;
   select_kernels(b, opt);
+  b->output_checksum = opt->output_checksum;
   check_executable(b->pisa_char);
   for (size_t i = 0; i < b->kernel_count; i++)
     for (int t = 0; t < b->tool_count; t++) {

@@ -22,18 +22,31 @@ static double seconds(struct timeval tv) {
   return (double)tv.tv_sec + 1e-6 * (double)tv.tv_usec;
 }
 
-/* The whole of a file a child wrote (empty when it cannot be read). */
+/* The beginning of what a child wrote to a file, up to OUTPUT_KEPT bytes
+ * (empty when it cannot be read): enough for the kernels' checksum lines
+ * and for a failed run's messages, and pisa-bench stays small however much
+ * a program prints (see read_pisa_counts). */
+#define OUTPUT_KEPT 65536
 static char *read_output(const char *path) {
   FILE *f = fopen(path, "r");
-  long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : 0;
-  char *text = xmalloc((size_t)(size > 0 ? size : 0) + 1);
-  size_t got = f && size > 0 && fseek(f, 0, SEEK_SET) == 0
-                   ? fread(text, 1, (size_t)size, f)
-                   : 0;
+  char *text = xmalloc(OUTPUT_KEPT + 1);
+  size_t got = f ? fread(text, 1, OUTPUT_KEPT, f) : 0;
   text[got] = '\0';
   if (f)
     fclose(f);
   return text;
+}
+
+/* FNV-1a (64 bits) of the bytes of a file; that of nothing when it cannot
+ * be read. */
+static unsigned long long hash_file(const char *path) {
+  unsigned long long h = 0xcbf29ce484222325ULL;
+  FILE *f = fopen(path, "rb");
+  for (int c; f && (c = getc(f)) != EOF;)
+    h = (h ^ (unsigned char)c) * 0x100000001b3ULL;
+  if (f)
+    fclose(f);
+  return h;
 }
 
 /* Runs argv (searched in PATH) with stdin from /dev/null and stdout and
@@ -64,6 +77,7 @@ static int run_command(const char *tmpdir, char *const argv[], struct run *run,
   run->wall = child_clock() - start;
   run->cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
   run->rss_kib = usage.ru_maxrss;
+  run->output_hash = hash_file(out_path);
   *out = read_output(out_path);
   *err = read_output(err_path);
   unlink(out_path), unlink(err_path);
@@ -127,9 +141,18 @@ static void build_argv(const struct bench *b, const struct tool *tool,
   argv[n] = NULL;
 }
 
+/* The run's checksum: its "checksum VALUE" line, or with --output-checksum
+ * the hash of its whole output; NULL when it printed no checksum line. */
+static char *run_checksum(const struct bench *b, const struct run *run,
+                          const char *out) {
+  return b->output_checksum ? xasprintf("output %016llx", run->output_hash)
+                            : find_checksum(out);
+}
+
 /* Whether a run exited 0 and printed the kernel's checksum (the first
  * native run sets it); says why not on stderr. */
-static bool check_run(struct kernel_result *k, const char *tool, int status,
+static bool check_run(const struct bench *b, struct kernel_result *k,
+                      const char *tool, const struct run *run, int status,
                       const char *out, const char *err) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     error("%s (%s) %s %d; its output:\n%s%s", k->name, tool,
@@ -138,7 +161,7 @@ static bool check_run(struct kernel_result *k, const char *tool, int status,
           err);
     return false;
   }
-  char *sum = find_checksum(out);
+  char *sum = run_checksum(b, run, out);
   bool ok = sum && (!k->checksum || !strcmp(sum, k->checksum));
   if (!sum)
     error("%s (%s) printed no checksum line", k->name, tool);
@@ -151,22 +174,48 @@ static bool check_run(struct kernel_result *k, const char *tool, int status,
   return ok;
 }
 
-/* Dynamic instructions and memory accesses (every kind added) from the
- * first pisa-char document of the kernel; -1 where it has none. */
-static void read_pisa_counts(const char *path, struct kernel_result *k) {
+/* Dynamic instructions and memory accesses (every kind added) of a
+ * pisa-char document: counts[0] and counts[1], -1 where it has none. */
+static void document_counts(const char *path, long long counts[2]) {
   struct json_object *doc = json_object_from_file(path);
   struct json_object *accesses = json_at(doc, "totals/memory_accesses");
   double instructions;
+  counts[0] = counts[1] = -1;
   if (json_number_at(doc, "totals/instructions", &instructions))
-    k->instructions = (long long)instructions;
+    counts[0] = (long long)instructions;
   if (accesses) {
-    k->accesses = 0;
+    counts[1] = 0;
     json_object_object_foreach(accesses, key, val) {
       (void)key;
-      k->accesses += json_object_get_int64(val);
+      counts[1] += json_object_get_int64(val);
     }
   }
   json_object_put(doc);
+}
+
+/* The counts of the first pisa-char document of the kernel, read in a
+ * child process: a document can be tens of MB, and the heap it would leave
+ * in pisa-bench would count in the peak RSS of every later run (a forked
+ * child's ru_maxrss starts at its parent's resident set). */
+static void read_pisa_counts(const char *path, struct kernel_result *k) {
+  long long counts[2];
+  int fd[2];
+  if (pipe(fd) != 0)
+    return;
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    document_counts(path, counts);
+    _exit(write(fd[1], counts, sizeof counts) == sizeof counts ? 0 : 1);
+  }
+  close(fd[1]);
+  if (pid > 0 && read(fd[0], counts, sizeof counts) == sizeof counts) {
+    k->instructions = counts[0];
+    k->accesses = counts[1];
+  }
+  close(fd[0]);
+  if (pid > 0)
+    waitpid(pid, NULL, 0);
 }
 
 /* One run of kernel k under tool t; a failed run fails the tool. */
@@ -179,7 +228,7 @@ static void run_once(const struct bench *b, struct kernel_result *k, int t) {
   fprintf(stderr,
           "pisa-bench: %-15s %-15s cpu %8.3f s  wall %8.3f s  %8.1f MiB\n",
           k->name, tool->name, run.cpu, run.wall, (double)run.rss_kib / 1024);
-  if (check_run(k, tool->name, status, out, err))
+  if (check_run(b, k, tool->name, &run, status, out, err))
     k->runs[t][k->done[t]++] = run;
   else
     k->failed[t] = true;

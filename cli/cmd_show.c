@@ -7,6 +7,7 @@
 #include "docview.h"
 #include "jsonpath.h"
 #include "numbers.h"
+#include "pisa/vocabulary.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -249,7 +250,7 @@ static void show_miss_ratio(json_object *e, const char *sep) {
 }
 
 static void show_classes(json_object *t) {
-  static const char *const Classes[] = {"constant", "strided", "irregular"};
+  static const char *const Classes[] = PISA_ACCESS_CLASS_SHOWN;
   char n[32];
   print_label("access classes");
   if (!has(t, "access_classes")) {
@@ -257,7 +258,7 @@ static void show_classes(json_object *t) {
     return;
   }
   json_object *c = json_at(t, "access_classes");
-  for (size_t i = 0; i < 3; i++) {
+  for (size_t i = 0; i < PISA_ACCESS_CLASS_COUNT; i++) {
     json_object *k = json_at(c, Classes[i]);
     printf("%s %s %s", i ? "," : "", Classes[i],
            count_text(n, sizeof n, k, "accesses"));

@@ -36,7 +36,7 @@ static double histogram_references(json_object *h) {
  * access classes' accesses, or the access counts with one reference per
  * gather or scatter execution (counter mode does not see lanes). */
 static double references_otherwise(json_object *m) {
-  static const char *const Classes[] = {"constant", "strided", "irregular"};
+  static const char *const Classes[] = PISA_ACCESS_CLASS_SHOWN;
   static const char *const Single[] = {"loads",  "stores",  "atomics",
                                        "memset", "gathers", "scatters"};
   json_object *reuse = json_at(m, "reuse_distance");
@@ -46,7 +46,7 @@ static double references_otherwise(json_object *m) {
   json_object *classes = json_at(m, "access_classes");
   double n = 0;
   if (classes) {
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < PISA_ACCESS_CLASS_COUNT; i++)
       n += json_count_at(json_at(classes, Classes[i]), "accesses");
     return n;
   }

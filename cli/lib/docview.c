@@ -156,12 +156,12 @@ static json_object *branch_view(json_object *totals) {
 }
 
 static json_object *classes_view(json_object *totals) {
-  static const char *const Classes[] = {"constant", "strided", "irregular"};
+  static const char *const Classes[] = PISA_ACCESS_CLASS_SHOWN;
   json_object *c = json_at(totals, "access_classes");
   if (!c)
     return NULL;
   json_object *v = json_object_new_object();
-  for (size_t i = 0; i < 3; i++) {
+  for (size_t i = 0; i < PISA_ACCESS_CLASS_COUNT; i++) {
     json_object *k = json_object_new_object(), *e = json_at(c, Classes[i]);
     add(k, "accesses", value_at(e, "accesses"));
     add(k, "footprint_bytes", value_at(e, "footprint_bytes"));

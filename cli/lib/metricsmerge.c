@@ -205,9 +205,9 @@ void pisa_entropy_merge(json_object *d, json_object *s, double wd, double ws) {
 /* Per class footprint growth and the constant share follow from the
  * merged counts. */
 static void recompute_classes(json_object *classes) {
-  static const char *const Classes[] = {"constant", "strided", "irregular"};
+  static const char *const Classes[] = PISA_ACCESS_CLASS_SHOWN;
   json_object *c;
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < PISA_ACCESS_CLASS_COUNT; i++)
     if (json_object_object_get_ex(classes, Classes[i], &c)) {
       double a = json_count_at(c, "accesses");
       json_object_object_add(

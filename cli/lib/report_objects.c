@@ -7,6 +7,7 @@
 #include "html.h"
 #include "jsonpath.h"
 #include "numbers.h"
+#include "pisa/vocabulary.h"
 #include "report_sections.h"
 
 #include <stdint.h>
@@ -104,7 +105,7 @@ static void traffic_cells(struct report *r, const struct object_table *t,
 
 /* The classes that made its accesses, with their shares. */
 static void classes_cell(struct report *r, json_object *o) {
-  static const char *const Classes[] = {"strided", "irregular", "constant"};
+  static const char *const Classes[] = PISA_ACCESS_CLASS_SHOWN;
   double accesses = json_count_at(o, "accesses");
   int any = 0;
   open_cell(r);

@@ -94,6 +94,9 @@ enum pisa_category {
  * pisa_access_class (pisa/abi.h): 0 irregular, 1 strided, 2 constant. */
 #define PISA_ACCESS_CLASS_COUNT 3
 #define PISA_ACCESS_CLASS_NAMES {"irregular", "strided", "constant"}
+/* The same names in the order the command line shows them, most regular
+ * first. */
+#define PISA_ACCESS_CLASS_SHOWN {"constant", "strided", "irregular"}
 
 /* X(number, name, category) for every LLVM 19 opcode; 58 and 59 are
  * pass-internal placeholders that never reach a module, so LLVM itself has
