@@ -335,10 +335,35 @@ static void space_of(struct pisa_fn_state *fs, const struct event_batch *b,
   accesses_of(fs, space, i, j);
 }
 
+/* Whether the space group puts accesses into footprints or entropy. */
+static int space_of_accesses(void) {
+  return (pisa_config.families &
+          (PISA_FAMILY(FOOTPRINT) | PISA_FAMILY(CLASSES) |
+           PISA_FAMILY(ENTROPY))) != 0;
+}
+
+/* Without footprints and entropy only the instances with an external call
+ * or wide sites add to their function's counts: those alone, without
+ * cutting b into runs of one function. */
+static void consume_counts_only(struct pisa_thread *t,
+                                const struct event_batch *b) {
+  for (size_t k = 0, n = b->n_instances; k < n; k++)
+    if (b->start[k] & (INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE)) {
+      struct pisa_fn_state *fs =
+          state_metrics(fn_state(t, pisa_blocks[b->block[k]].source));
+      if (fs)
+        instance_counts(fs, b, k);
+    }
+}
+
 /* Per source function, over runs of consecutive instances of one. */
 static void consume_functions(struct pisa_thread *t,
                               const struct event_batch *b,
                               const struct event_batch *space) {
+  if (!space_of_accesses()) {
+    consume_counts_only(t, b);
+    return;
+  }
   for (size_t i = 0, n = b->n_instances; i < n;) {
     size_t j = function_run(b, i);
     struct pisa_fn_state *fs =
