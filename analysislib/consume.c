@@ -791,10 +791,11 @@ static int region_room(struct pisa_thread *t, uint32_t id) {
 /* The thread's instructions through b (the mix counts entered blocks). */
 static uint64_t instruction_clock(struct pisa_thread *t,
                                   const struct event_batch *b) {
+  uint64_t clock = t->instructions; /* a local: t could alias the batch */
   for (size_t i = 0; i < b->n_instances; i++)
     if ((b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED)
-      t->instructions += pisa_blocks[b->block[i]].n_instrs;
-  return t->instructions;
+      clock += pisa_blocks[b->block[i]].n_instrs;
+  return t->instructions = clock;
 }
 
 PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
@@ -1039,6 +1040,12 @@ PISA_HIDDEN unsigned pisa_consume_groups(void) {
   if (pisa_config.sched.n_windows || pisa_config.sched.bblp)
     groups |= 1u << PISA_CONSUME_SCHED;
   return groups;
+}
+
+PISA_HIDDEN int pisa_consume_reads_sites(void) {
+  return (pisa_consume_groups() & (1u << PISA_CONSUME_SCHED)) ||
+         (pisa_config.families & PISA_FAMILY(CLASSES)) || pisa_config.objects ||
+         sampled();
 }
 
 PISA_HIDDEN void pisa_consume_group(struct pisa_thread *t,
