@@ -358,10 +358,35 @@ static void space_of(struct pisa_fn_state *fs, const struct event_batch *b,
   accesses_of(fs, space, i, j);
 }
 
+/* Whether the space group puts accesses into footprints or entropy. */
+static int space_of_accesses(void) {
+  return (pisa_config.families &
+          (PISA_FAMILY(FOOTPRINT) | PISA_FAMILY(CLASSES) |
+           PISA_FAMILY(ENTROPY))) != 0;
+}
+
+/* Without footprints and entropy only the instances with an external call
+ * or wide sites add to their function's counts: those alone, without
+ * cutting b into runs of one function. */
+static void consume_counts_only(struct pisa_thread *t,
+                                const struct event_batch *b) {
+  for (size_t k = 0, n = b->n_instances; k < n; k++)
+    if (b->start[k] & (INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE)) {
+      struct pisa_fn_state *fs =
+          state_metrics(fn_state(t, pisa_blocks[b->block[k]].source));
+      if (fs)
+        instance_counts(fs, b, k);
+    }
+}
+
 /* Per source function, over runs of consecutive instances of one. */
 static void consume_functions(struct pisa_thread *t,
                               const struct event_batch *b,
                               const struct event_batch *space) {
+  if (!space_of_accesses()) {
+    consume_counts_only(t, b);
+    return;
+  }
   for (size_t i = 0, n = b->n_instances; i < n;) {
     size_t j = function_run(b, i);
     struct pisa_fn_state *fs =
@@ -850,10 +875,11 @@ static int region_room(struct pisa_thread *t, uint32_t id) {
 /* The thread's instructions through b (the mix counts entered blocks). */
 static uint64_t instruction_clock(struct pisa_thread *t,
                                   const struct event_batch *b) {
+  uint64_t clock = t->instructions; /* a local: t could alias the batch */
   for (size_t i = 0; i < b->n_instances; i++)
     if ((b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED)
-      t->instructions += pisa_blocks[b->block[i]].n_instrs;
-  return t->instructions;
+      clock += pisa_blocks[b->block[i]].n_instrs;
+  return t->instructions = clock;
 }
 
 PISA_HIDDEN void pisa_consume_prepare(struct pisa_thread *t,
@@ -1099,6 +1125,12 @@ PISA_HIDDEN unsigned pisa_consume_groups(void) {
   if (pisa_config.sched.n_windows || pisa_config.sched.bblp)
     groups |= 1u << PISA_CONSUME_SCHED;
   return groups;
+}
+
+PISA_HIDDEN int pisa_consume_reads_sites(void) {
+  return (pisa_consume_groups() & (1u << PISA_CONSUME_SCHED)) ||
+         (pisa_config.families & PISA_FAMILY(CLASSES)) || pisa_config.objects ||
+         sampled();
 }
 
 PISA_HIDDEN void pisa_consume_group(struct pisa_thread *t,

@@ -15,6 +15,9 @@ _Static_assert((int)ACCESS_LOAD == PROGRAM_SITE_LOAD &&
                    (int)ACCESS_RMW == PROGRAM_SITE_RMW,
                "fixed-size access kinds");
 
+/* The hot path's pieces, inlined into each copy of the decoding loop. */
+#define DECODE_INLINE static inline __attribute__((always_inline))
+
 /* The accesses of a site of several words (memcpy, memset, gather,
  * scatter) starting at w[0]: the words it consumed, or 0 when its words
  * are not all there before the next tag (a torn segment). */
@@ -85,8 +88,8 @@ static int is_heap_marker(uint64_t word) {
 
 /* A BLOCK or RESUME word at w[0]: closes the open instance, opens the
  * next; or a heap event.  Returns the words it took. */
-static size_t decode_header(struct event_batch *b, struct cursor *c,
-                            const uint64_t *w, size_t avail) {
+DECODE_INLINE size_t decode_header(struct event_batch *b, struct cursor *c,
+                                   const uint64_t *w, size_t avail) {
   uint64_t word = w[0];
   if (c->pb && b->n_instances)
     b->end_site[b->n_instances - 1] = c->site;
@@ -129,16 +132,19 @@ lost:
 
 /* The batch's access arrays, held in locals while words are decoded (a
  * store of an access kind could otherwise alias the batch's fields and
- * have them reloaded at every segment). */
+ * have them reloaded at every segment), and whether the site and class of
+ * fixed-size accesses are written (a constant in each copy of the loop:
+ * pisa_consume_reads_sites). */
 struct access_arrays {
   uint64_t *addr, *size;
   uint32_t *site;
   uint8_t *kind, *cls;
+  int sites;
 };
 
 /* The words w[0..m) of a run of loads, stores and RMWs from site j of s
  * on, one access each from index a, up to a header: how many it took. */
-static inline size_t decode_fixed(struct access_arrays out, size_t a,
+DECODE_INLINE size_t decode_fixed(struct access_arrays out, size_t a,
                                   const struct program_site *s, uint32_t j,
                                   const uint64_t *w, size_t m) {
   size_t k = 0;
@@ -148,9 +154,11 @@ static inline size_t decode_fixed(struct access_arrays out, size_t a,
       break;
     out.addr[a + k] = word;
     out.size[a + k] = s[j + k].size;
-    out.site[a + k] = j + (uint32_t)k;
     out.kind[a + k] = s[j + k].kind;
-    out.cls[a + k] = s[j + k].access_class;
+    if (out.sites) {
+      out.site[a + k] = j + (uint32_t)k;
+      out.cls[a + k] = s[j + k].access_class;
+    }
   }
   return k;
 }
@@ -180,7 +188,7 @@ static size_t decode_wide_site(struct event_batch *b, struct cursor *c,
 /* Words after a header, from w[i]: the run of fixed-size sites, then at
  * most one wide site.  Returns the index of the next word to decode;
  * *accesses follows b->n_accesses. */
-static inline size_t decode_sites(struct event_batch *b, struct cursor *c,
+DECODE_INLINE size_t decode_sites(struct event_batch *b, struct cursor *c,
                                   struct access_arrays out, size_t *accesses,
                                   const uint64_t *w, size_t i, size_t n) {
   const struct program_block *pb = c->pb;
@@ -200,9 +208,29 @@ static inline size_t decode_sites(struct event_batch *b, struct cursor *c,
   return i;
 }
 
-/* Words come in segments: a BLOCK or RESUME header, then the words of the
- * segment's sites.  A buffer that starts inside a segment continues the
- * previous buffer's last instance. */
+/* The words w[0..n) into b from the cursor's position; returns the
+ * accesses decoded.  Words come in segments: a BLOCK or RESUME header,
+ * then the words of the segment's sites. */
+DECODE_INLINE size_t decode_segments(struct event_batch *b, struct cursor *c,
+                                     struct access_arrays out,
+                                     const uint64_t *w, size_t n) {
+  size_t accesses = 0;
+  for (size_t i = 0; i < n;) {
+    if (w[i] & PISA_REC_BLOCK) {
+      b->n_accesses = accesses;
+      i += decode_header(b, c, w + i, n - i);
+    } else if (c->pb)
+      i = decode_sites(b, c, out, &accesses, w, i, n);
+    else {
+      b->desync++;
+      i++;
+    }
+  }
+  return accesses;
+}
+
+/* A buffer that starts inside a segment continues the previous buffer's
+ * last instance. */
 PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *w,
                                    size_t n, struct event_batch *b) {
   struct cursor c = {.known = pisa_block_count()};
@@ -217,21 +245,14 @@ PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *w,
   b->block_before = c.pb ? t->block : PROGRAM_NONE;
   if (c.pb && n && !(w[0] & PISA_REC_BLOCK))
     event_add_instance(b, t->block, INSTANCE_CONTINUED, c.site);
-  struct access_arrays out = {b->addr, b->size, b->site, b->kind,
-                              b->access_class};
-  size_t accesses = 0;
-  for (size_t i = 0; i < n;) {
-    if (w[i] & PISA_REC_BLOCK) {
-      b->n_accesses = accesses;
-      i += decode_header(b, &c, w + i, n - i);
-    } else if (c.pb)
-      i = decode_sites(b, &c, out, &accesses, w, i, n);
-    else {
-      b->desync++;
-      i++;
-    }
+  struct access_arrays out = {b->addr, b->size,         b->site,
+                              b->kind, b->access_class, 1};
+  if (pisa_consume_reads_sites())
+    b->n_accesses = decode_segments(b, &c, out, w, n);
+  else {
+    out.sites = 0;
+    b->n_accesses = decode_segments(b, &c, out, w, n);
   }
-  b->n_accesses = accesses;
   if (c.pb && b->n_instances)
     b->end_site[b->n_instances - 1] = c.site;
   b->first_access[b->n_instances] = (uint32_t)b->n_accesses;

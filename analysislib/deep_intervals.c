@@ -47,9 +47,10 @@ static struct interval_series *series(struct interval_series *s,
 /* ---- The space group ------------------------------------------------------
  */
 
-/* Room for every registered block in the counts, the touched blocks and
- * the projections (a batch names no other block), so that counting an
- * instance needs no bound check; -1 when memory ran out. */
+/* Room for every registered block in the counts, the touched blocks, the
+ * projections and the site counts' bases (a batch names no other block),
+ * so that counting an instance needs no bound check; -1 when memory ran
+ * out. */
 static int room_for_blocks(struct pisa_interval_space *sp) {
   uint32_t known = pisa_block_count(), cap = sp->counts_capacity;
   if (known <= cap)
@@ -63,9 +64,12 @@ static int room_for_blocks(struct pisa_interval_space *sp) {
   uint32_t *t = c ? realloc(sp->touched, cap * sizeof *t) : NULL;
   if (t)
     sp->touched = t;
-  double *p =
-      t ? realloc(sp->projections, (size_t)cap * INTERVALS_BBV_DIMS * sizeof *p)
-        : NULL;
+  size_t *base = t ? realloc(sp->site_base, cap * sizeof *base) : NULL;
+  if (base)
+    sp->site_base = base;
+  double *p = base ? realloc(sp->projections,
+                             (size_t)cap * INTERVALS_BBV_DIMS * sizeof *p)
+                   : NULL;
   if (!p)
     return -1;
   sp->projections = p;
@@ -74,6 +78,46 @@ static int room_for_blocks(struct pisa_interval_space *sp) {
        i < (size_t)cap * INTERVALS_BBV_DIMS; i++)
     p[i] = NAN; /* computed at the block's first execution */
   sp->counts_capacity = cap;
+  return 0;
+}
+
+/* A fixed-size site's kind is its accesses' (decode.c). */
+_Static_assert((int)ACCESS_LOAD == PROGRAM_SITE_LOAD &&
+                   (int)ACCESS_STORE == PROGRAM_SITE_STORE &&
+                   (int)ACCESS_RMW == PROGRAM_SITE_RMW,
+               "fixed-size access kinds");
+
+/* The site counts of blocks [sites_known, known), once per block (room in
+ * site_base: room_for_blocks); -1 when memory ran out. */
+static int count_fixed_sites(struct pisa_interval_space *sp, uint32_t known) {
+  size_t need = sp->n_fixed, cap = sp->fixed_capacity;
+  for (uint32_t block = sp->sites_known; block < known; block++)
+    need += pisa_blocks[block].n_sites + 1;
+  if (need > cap) {
+    cap = cap ? cap : 1024;
+    while (cap < need)
+      cap *= 2;
+    struct pisa_fixed_counts *f = realloc(sp->fixed, cap * sizeof *f);
+    if (!f)
+      return -1;
+    sp->fixed = f;
+    sp->fixed_capacity = cap;
+  }
+  for (; sp->sites_known < known; sp->sites_known++) {
+    const struct program_block *pb = &pisa_blocks[sp->sites_known];
+    struct pisa_fixed_counts *f = sp->fixed + sp->n_fixed, sum = {0};
+    sp->site_base[sp->sites_known] = sp->n_fixed;
+    for (uint32_t s = 0; s < pb->n_sites; s++) {
+      const struct program_site *site = &pb->sites[s];
+      uint64_t reads = site->fixed_run && (site->kind & ACCESS_READS),
+               writes = site->fixed_run && (site->kind & ACCESS_WRITES);
+      f[s] = sum;
+      sum.loads += reads, sum.loaded += reads * site->size;
+      sum.stores += writes, sum.stored += writes * site->size;
+    }
+    f[pb->n_sites] = sum;
+    sp->n_fixed += pb->n_sites + 1;
+  }
   return 0;
 }
 
@@ -150,10 +194,10 @@ static int with_entropy(void) {
   return (pisa_config.families & PISA_FAMILY(ENTROPY)) != 0;
 }
 
-/* Loads, stores and their bytes of accesses [a, end) of b, added in
- * locals (the interval's fields could alias the batch's). */
-static void count_accesses(struct pisa_interval_space *sp,
-                           const struct event_batch *b, size_t a, size_t end) {
+/* Loads, stores and their bytes of accesses [a, end) of b into *sum,
+ * added in locals (the interval's fields could alias the batch's). */
+static void count_each(struct pisa_fixed_counts *sum,
+                       const struct event_batch *b, size_t a, size_t end) {
   const uint8_t *kind = b->kind;
   const uint64_t *size = b->size;
   uint64_t loads = 0, stores = 0, loaded = 0, stored = 0;
@@ -163,8 +207,52 @@ static void count_accesses(struct pisa_interval_space *sp,
     loads += reads, loaded += size[a] & (0 - reads);
     stores += writes, stored += size[a] & (0 - writes);
   }
-  sp->loads += loads, sp->bytes_loaded += loaded;
-  sp->stores += stores, sp->bytes_stored += stored;
+  sum->loads += loads, sum->loaded += loaded;
+  sum->stores += stores, sum->stored += stored;
+}
+
+/* Loads, stores and their bytes of instances [i, j) of b from their
+ * blocks' site counts: an instance without wide sites made one access per
+ * site it holds, of the site's kind and size, so its counts are the
+ * difference of the site counts at its end and first sites; one with wide
+ * sites (bytes known only at run time) is counted access by access. */
+static void count_instances(struct pisa_interval_space *sp,
+                            struct pisa_fixed_counts *sum,
+                            const struct event_batch *b, size_t i, size_t j) {
+  const struct pisa_fixed_counts *fixed = sp->fixed;
+  const size_t *base = sp->site_base;
+  uint64_t loads = 0, stores = 0, loaded = 0, stored = 0;
+  for (size_t k = i; k < j; k++) {
+    if (b->start[k] & INSTANCE_WIDE) {
+      count_each(sum, b, b->first_access[k], b->first_access[k + 1]);
+      continue;
+    }
+    const struct pisa_fixed_counts *f = fixed + base[b->block[k]],
+                                   *first = f + b->first_site[k],
+                                   *end = f + b->end_site[k];
+    loads += end->loads - first->loads;
+    stores += end->stores - first->stores;
+    loaded += end->loaded - first->loaded;
+    stored += end->stored - first->stored;
+  }
+  sum->loads += loads, sum->loaded += loaded;
+  sum->stores += stores, sum->stored += stored;
+}
+
+/* Loads, stores and their bytes of instances [i, j) of b: from the site
+ * counts where the instances average more than SITE_COUNTS_MIN accesses
+ * (one lookup per instance then costs less than a look at each access). */
+#define SITE_COUNTS_MIN 2
+static void count_accesses(struct pisa_interval_space *sp,
+                           const struct event_batch *b, size_t i, size_t j) {
+  size_t first = b->first_access[i], end = b->first_access[j];
+  struct pisa_fixed_counts sum = {0};
+  if (end - first > SITE_COUNTS_MIN * (j - i))
+    count_instances(sp, &sum, b, i, j);
+  else
+    count_each(&sum, b, first, end);
+  sp->loads += sum.loads, sp->bytes_loaded += sum.loaded;
+  sp->stores += sum.stores, sp->bytes_stored += sum.stored;
 }
 
 /* Instances [i, j) and their accesses into the open interval (its counts
@@ -187,14 +275,16 @@ static void space_add(struct pisa_interval_space *sp,
     pisa_out_of_memory();
     return;
   }
-  count_accesses(sp, b, first, end);
+  count_accesses(sp, b, i, j);
 }
 
 PISA_HIDDEN void pisa_intervals_space(struct pisa_thread *t,
                                       const struct event_batch *b) {
   struct pisa_interval_space *sp = &t->intervals.space;
   struct interval_series *s = series(&sp->series, SPACE_WIDTH);
-  if (room_for_blocks(sp)) {
+  uint32_t known = pisa_block_count();
+  if (room_for_blocks(sp) ||
+      (sp->sites_known < known && count_fixed_sites(sp, known))) {
     pisa_out_of_memory();
     return;
   }
@@ -280,6 +370,8 @@ PISA_HIDDEN void pisa_intervals_free(struct pisa_intervals *iv) {
   free(iv->space.counts);
   free(iv->space.touched);
   free(iv->space.projections);
+  free(iv->space.site_base);
+  free(iv->space.fixed);
   u64map_free(&iv->space.lines);
   memset(iv, 0, sizeof *iv);
 }

@@ -31,6 +31,15 @@ struct pisa_interval_space {
   double *projections; /* per block its INTERVALS_BBV_DIMS projections */
   struct u64map lines; /* 64-byte line -> accesses in the open interval */
   uint64_t loads, stores, bytes_loaded, bytes_stored;
+  /* Per block b (of `sites_known`), at fixed[site_base[b] + s]: the loads,
+   * stores and their bytes of its fixed-size sites before site s, so that
+   * an instance holding only such sites counts its accesses in O(1). */
+  struct pisa_fixed_counts {
+    uint64_t loads, stores, loaded, stored;
+  } *fixed;
+  size_t n_fixed, fixed_capacity;
+  size_t *site_base; /* room for counts_capacity blocks */
+  uint32_t sites_known;
 };
 
 struct pisa_intervals {

@@ -221,6 +221,11 @@ PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,
  * thread; a group takes a thread's batches in program order. */
 /* The groups the enabled families need (space always), a bit each. */
 PISA_HIDDEN unsigned pisa_consume_groups(void);
+/* Whether a consumer reads the site or the access class of loads, stores
+ * and RMWs (the schedules, access classes, objects, --sample); without one
+ * the decoder leaves them unset (events.h; a memory-budget step's sampled
+ * copies carry them, unread). */
+PISA_HIDDEN int pisa_consume_reads_sites(void);
 /* Before a decoded batch goes to the groups, in the thread that decoded
  * it: adds the --roi-function markers to its region markers and makes
  * room for every region they name (a marker without room is dropped and

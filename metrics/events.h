@@ -82,6 +82,10 @@ struct event_batch {
   uint32_t *site;        /* index of its site in the instance's block */
   uint8_t *kind;         /* enum access_kind */
   uint8_t *access_class; /* enum program_access_class of its site */
+  /* (A decoder may leave site and access_class of loads, stores and RMWs
+   * unset when no consumer of the batch reads them: the runtime's does
+   * for runs without schedules, access classes, objects and sampling.
+   * They are set for every other access, and addr, size and kind always.) */
 
   /* The block the thread was in before the first instance (PROGRAM_NONE
    * when none was known), so a batch alone says where its first entered
