@@ -22,31 +22,32 @@ static double seconds(struct timeval tv) {
   return (double)tv.tv_sec + 1e-6 * (double)tv.tv_usec;
 }
 
+static unsigned long long fnv1a(unsigned long long h, const char *bytes,
+                                size_t n) {
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)bytes[i]) * 0x100000001b3ULL;
+  return h;
+}
+
 /* The beginning of what a child wrote to a file, up to OUTPUT_KEPT bytes
  * (empty when it cannot be read): enough for the kernels' checksum lines
  * and for a failed run's messages, and pisa-bench stays small however much
- * a program prints (see read_pisa_counts). */
+ * a program prints (see read_pisa_counts).  With hash, also the FNV-1a (64
+ * bits) of the whole file, read in the same pass. */
 #define OUTPUT_KEPT 65536
-static char *read_output(const char *path) {
-  FILE *f = fopen(path, "r");
-  char *text = xmalloc(OUTPUT_KEPT + 1);
+static char *read_output(const char *path, unsigned long long *hash) {
+  FILE *f = fopen(path, "rb");
+  char *text = xmalloc(OUTPUT_KEPT + 1), rest[OUTPUT_KEPT];
   size_t got = f ? fread(text, 1, OUTPUT_KEPT, f) : 0;
   text[got] = '\0';
+  if (hash) {
+    *hash = fnv1a(0xcbf29ce484222325ULL, text, got);
+    for (size_t n; f && (n = fread(rest, 1, sizeof rest, f)) > 0;)
+      *hash = fnv1a(*hash, rest, n);
+  }
   if (f)
     fclose(f);
   return text;
-}
-
-/* FNV-1a (64 bits) of the bytes of a file; that of nothing when it cannot
- * be read. */
-static unsigned long long hash_file(const char *path) {
-  unsigned long long h = 0xcbf29ce484222325ULL;
-  FILE *f = fopen(path, "rb");
-  for (int c; f && (c = getc(f)) != EOF;)
-    h = (h ^ (unsigned char)c) * 0x100000001b3ULL;
-  if (f)
-    fclose(f);
-  return h;
 }
 
 /* Runs argv (searched in PATH) with stdin from /dev/null and stdout and
@@ -77,9 +78,8 @@ static int run_command(const char *tmpdir, char *const argv[], struct run *run,
   run->wall = child_clock() - start;
   run->cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
   run->rss_kib = usage.ru_maxrss;
-  run->output_hash = hash_file(out_path);
-  *out = read_output(out_path);
-  *err = read_output(err_path);
+  *out = read_output(out_path, &run->output_hash);
+  *err = read_output(err_path, NULL);
   unlink(out_path), unlink(err_path);
   free(out_path), free(err_path);
   return status;
