@@ -6,6 +6,7 @@
 
 #include <json-c/json.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Columns of the space group's rows. */
@@ -513,25 +514,39 @@ PISA_HIDDEN json_object *pisa_intervals_config_json(void) {
   return o;
 }
 
-PISA_HIDDEN void pisa_intervals_json(const struct pisa_thread *t,
-                                     int64_t position, json_object *out) {
+/* Thread t's interval k as the document has it; *lines carries the
+ * cumulative footprint from interval to interval. */
+static json_object *interval_json(const struct pisa_intervals *iv,
+                                  struct thread_rows *r, int64_t position,
+                                  size_t k, uint64_t *lines) {
+  rows_of(iv, r, k);
+  json_object *o = json_object_new_object();
+  json_object_object_add(o, "thread", json_object_new_int64(position));
+  add_u64(o, "index", (double)k);
+  add_u64(o, "first_instruction", (double)(k * r->length));
+  add_u64(o, "length", (double)r->length);
+  if (iv->space.series.width)
+    space_json(o, r->space);
+  if (iv->reuse.width && line_index() >= 0)
+    reuse_json(o, r->reuse, lines);
+  if (iv->sched.width && ilp_window() >= 0)
+    ilp_json(o, r->sched);
+  return o;
+}
+
+PISA_HIDDEN int pisa_intervals_write(FILE *f, const struct pisa_thread *t,
+                                     int64_t position, int *first) {
   const struct pisa_intervals *iv = &t->intervals;
   struct thread_rows r;
   uint64_t lines = 0;
   rows_shape(iv, &r);
-  for (size_t k = 0; k < r.n; k++) {
-    rows_of(iv, &r, k);
-    json_object *o = json_object_new_object();
-    json_object_object_add(o, "thread", json_object_new_int64(position));
-    add_u64(o, "index", (double)k);
-    add_u64(o, "first_instruction", (double)(k * r.length));
-    add_u64(o, "length", (double)r.length);
-    if (iv->space.series.width)
-      space_json(o, r.space);
-    if (iv->reuse.width && line_index() >= 0)
-      reuse_json(o, r.reuse, &lines);
-    if (iv->sched.width && ilp_window() >= 0)
-      ilp_json(o, r.sched);
-    json_object_array_add(out, o);
+  for (size_t k = 0; k < r.n; k++, *first = 0) {
+    json_object *o = interval_json(iv, &r, position, k, &lines);
+    const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+    int failed = !s || (!*first && fputc(',', f) == EOF) || fputs(s, f) == EOF;
+    json_object_put(o);
+    if (failed)
+      return -1;
   }
+  return 0;
 }

@@ -7,6 +7,7 @@
 #define PISA_DEEP_INTERVALS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 #include "events.h"
@@ -65,10 +66,14 @@ PISA_HIDDEN void pisa_intervals_schedule(
     struct pisa_thread *t, const struct event_batch *b,
     void (*feed)(struct pisa_thread *, const struct event_batch *));
 
-/* Appends thread t's intervals (number `position` in the document) to the
- * array `out`; reads the state, changes nothing. */
-PISA_HIDDEN void pisa_intervals_json(const struct pisa_thread *t,
-                                     int64_t position, struct json_object *out);
+/* Writes thread t's intervals (number `position` in the document) to f as
+ * elements of the raw result's "intervals" array, a comma before each
+ * unless *first (cleared once one is written).  One interval's JSON is
+ * alive at a time: a document may hold a thousand per thread, or up to
+ * INTERVALS_FIXED_MAX with a fixed length, each some kilobytes as json-c
+ * objects.  Reads the state, changes nothing; -1 when a write failed. */
+PISA_HIDDEN int pisa_intervals_write(FILE *f, const struct pisa_thread *t,
+                                     int64_t position, int *first);
 /* The config's "intervals": {"adaptive", "instructions" (the first
  * length)}; NULL when the run keeps none. */
 PISA_HIDDEN struct json_object *pisa_intervals_config_json(void);

@@ -6,6 +6,7 @@
 
 #include <json-c/json.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 /* Set by libpisa_mpi (analysislib/mpi/) in MPI_Init. */
@@ -68,16 +69,43 @@ PISA_HIDDEN void pisa_keep_earlier_image(void) {
   }
 }
 
-PISA_HIDDEN int pisa_write_raw(json_object *doc, const char *stem) {
+/* Writes doc to f with, when `stream` is given, the array `key` after its
+ * last member, its elements written by `stream`. */
+static int write_doc(FILE *f, json_object *doc, const char *key,
+                     int (*stream)(FILE *)) {
+  const char *s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
+  size_t n = s ? strlen(s) : 0;
+  if (n < 2 || s[n - 1] != '}')
+    return -1;
+  if (!stream)
+    return fputs(s, f) == EOF ? -1 : 0;
+  /* the object's text without its closing brace, then the array */
+  if (fwrite(s, 1, n - 1, f) != n - 1 ||
+      fprintf(f, "%s\"%s\":[", n > 2 ? "," : "", key) < 0 || stream(f) != 0 ||
+      fputs("]}", f) == EOF)
+    return -1;
+  return 0;
+}
+
+PISA_HIDDEN int pisa_write_raw_streamed(json_object *doc, const char *stem,
+                                        const char *key,
+                                        int (*stream)(FILE *)) {
   char path[PISA_OUTPUT_PATH_MAX], tmp[sizeof path + 8];
   pisa_output_path(path, stem, "json");
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  int rc = json_object_to_file_ext(tmp, doc, JSON_C_TO_STRING_PLAIN);
+  FILE *f = fopen(tmp, "w");
+  int rc = f ? write_doc(f, doc, key, stream) : -1;
   json_object_put(doc);
+  if (f && fclose(f) != 0)
+    rc = -1;
   if (rc != 0 || rename(tmp, path) != 0) {
     PISA_ERR("cannot write %s", path);
     unlink(tmp);
     return -1;
   }
   return 0;
+}
+
+PISA_HIDDEN int pisa_write_raw(json_object *doc, const char *stem) {
+  return pisa_write_raw_streamed(doc, stem, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #define PISA_RAWDOC_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "config.h"
 
@@ -20,6 +21,13 @@ PISA_HIDDEN struct json_object *pisa_raw_document(int complete, int signal,
 #define PISA_RESULT_STEM "raw"
 #define PISA_SNAPSHOT_STEM "snapshot"
 PISA_HIDDEN int pisa_write_raw(struct json_object *doc, const char *stem);
+/* The same, with the array `key` added as the document's last member, its
+ * elements written by `stream` (comma separated, -1 on a write error)
+ * rather than held as json-c objects: for an array too large to build
+ * whole beside the analysis state.  `key` must not be in doc. */
+PISA_HIDDEN int pisa_write_raw_streamed(struct json_object *doc,
+                                        const char *stem, const char *key,
+                                        int (*stream)(FILE *));
 
 /* At start-up: the result of an earlier image of this process (written
  * before it exec'd this one) becomes exec.PID.N.json, N = 0, 1, ... in

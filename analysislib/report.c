@@ -384,12 +384,15 @@ static json_object *functions_json(uint32_t n_blocks, uint32_t n_functions) {
   return functions;
 }
 
-/* "intervals" (deep_intervals.h), when the run kept them. */
-static void add_intervals(json_object *doc, json_object *intervals) {
-  if (pisa_intervals_on())
-    json_object_object_add(doc, "intervals", intervals);
-  else
-    json_object_put(intervals);
+/* The raw result's "intervals" (deep_intervals.h), streamed: each
+ * thread's in turn, numbered as in "threads". */
+static int write_intervals(FILE *f) {
+  int64_t position = 0;
+  int first = 1;
+  for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
+    if (pisa_intervals_write(f, t, position++, &first) != 0)
+      return -1;
+  return 0;
 }
 
 static size_t thread_count(void) {
@@ -404,7 +407,6 @@ static json_object *build_result(int complete, int signal) {
   pisa_aggregate_begin(n_blocks, n_functions);
   struct aggregate totals;
   json_object *threads = json_object_new_array();
-  json_object *intervals = json_object_new_array();
   uint64_t dropped = 0;
   /* The threads' footprints, for what two or more share: none with one. */
   size_t listed = thread_count(), n_threads = 0;
@@ -442,7 +444,6 @@ static json_object *build_result(int complete, int signal) {
     json_object_object_add(o, "os_tid", json_object_new_int64(t->os_tid));
     metrics_json(o, &ta);
     json_object_array_add(threads, o);
-    pisa_intervals_json(t, position, intervals);
     /* The first thread's tables become the total's (merging them into an
      * empty total would copy them); the others are merged in. */
     if (position++ == 0) {
@@ -473,7 +474,6 @@ static json_object *build_result(int complete, int signal) {
                            pisa_config.families & PISA_FAMILY(ENTROPY)
                                ? &totals.entropy
                                : NULL));
-  add_intervals(doc, intervals);
   pisa_source_counts_free(&all);
   pisa_aggregate_free(&totals);
   pisa_aggregate_end();
@@ -494,5 +494,8 @@ PISA_HIDDEN int pisa_write_result(int complete, int signal, const char *stem) {
             "records did not fit the buffer's reserve and were dropped; the "
             "result is marked incomplete\n",
             (unsigned long long)overflows);
-  return pisa_write_raw(build_result(complete && !overflows, signal), stem);
+  /* "intervals" last, streamed (deep_intervals.h), when the run kept them */
+  return pisa_write_raw_streamed(build_result(complete && !overflows, signal),
+                                 stem, "intervals",
+                                 pisa_intervals_on() ? write_intervals : NULL);
 }
