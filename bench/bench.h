@@ -16,10 +16,14 @@
 enum tool_kind { TOOL_NATIVE, TOOL_PISA, TOOL_CACHEGRIND };
 
 /* Issue 13's targets for a tool; 0: none.  Peak RSS is met on a kernel
- * when it is at most rss_factor times native's plus RSS_ALLOWANCE_KIB. */
+ * when it is at most rss_factor times native's plus RSS_ALLOWANCE_KIB.
+ * The wall ratio (a tool's median wall time over native's median wall
+ * time, both from the interleaved runs) is for the presets whose point is
+ * wall time: analysis threads on idle cores. */
 struct target {
   double cpu;        /* geomean CPU ratio */
   double rss_factor; /* per kernel */
+  double wall;       /* geomean wall ratio */
 };
 #define RSS_ALLOWANCE_KIB (64 * 1024)
 

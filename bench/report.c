@@ -233,8 +233,10 @@ static void print_rss_target(const struct bench *b, int t) {
 
 static void print_tool_table(const struct bench *b, int t) {
   char *command = tool_command(b, &b->tools[t]);
-  printf("\n%s: %s\n%-15s %9s %9s %9s %9s %9s\n", b->tools[t].name, command,
-         "kernel", "CPU s", "CPU x", "RSS MiB", "RSS x", "wall s");
+  bool wall = b->tools[t].target.wall > 0;
+  printf("\n%s: %s\n%-15s %9s %9s %9s %9s %9s%s\n", b->tools[t].name, command,
+         "kernel", "CPU s", "CPU x", "RSS MiB", "RSS x", "wall s",
+         wall ? "    wall x" : "");
   free(command);
   for (size_t i = 0; i < b->kernel_count; i++) {
     const struct kernel_result *k = &b->kernels[i];
@@ -245,19 +247,29 @@ static void print_tool_table(const struct bench *b, int t) {
     print_number(median(k, t, MEASURE_RSS) / KIB_PER_MIB, "%.1f", 9, ok);
     print_ratio(ratio(k, t, MEASURE_RSS), 9, ok);
     print_number(median(k, t, MEASURE_WALL), "%.2f", 9, ok);
+    if (wall)
+      print_ratio(ratio(k, t, MEASURE_WALL), 9, ok);
     printf("%s\n", ok || k->failed[0] ? "" : "  FAILED");
   }
-  int n, m;
+  int n, m, w;
   double cpu = geomean(b, t, MEASURE_CPU, &n),
-         rss = geomean(b, t, MEASURE_RSS, &m);
+         rss = geomean(b, t, MEASURE_RSS, &m),
+         wall_ratio = geomean(b, t, MEASURE_WALL, &w);
   printf("%-15s %9s", "geomean", "");
   print_ratio(cpu, 9, n > 0);
   printf(" %9s", "");
   print_ratio(rss, 9, m > 0);
+  if (wall) {
+    printf(" %9s", "");
+    print_ratio(wall_ratio, 9, w > 0);
+  }
   printf("   (%d kernels)\n", n);
   if (b->tools[t].target.cpu > 0 && n > 0)
     printf("target: geomean CPU ratio <= %gx: %s\n", b->tools[t].target.cpu,
            cpu <= b->tools[t].target.cpu ? "met" : "NOT met");
+  if (wall && w > 0)
+    printf("target: geomean wall ratio <= %gx: %s\n", b->tools[t].target.wall,
+           wall_ratio <= b->tools[t].target.wall ? "met" : "NOT met");
   print_rss_target(b, t);
 }
 
@@ -335,6 +347,7 @@ static struct json_object *tool_json(const struct bench *b,
   if (t > 0 && complete(b, k, t)) {
     add_double(o, "cpu_ratio", ratio(k, t, MEASURE_CPU));
     add_double(o, "rss_ratio", ratio(k, t, MEASURE_RSS));
+    add_double(o, "wall_ratio", ratio(k, t, MEASURE_WALL));
     if (b->tools[t].target.rss_factor > 0)
       json_object_object_add(o, "rss_target_met",
                              json_object_new_boolean(rss_target_met(b, k, t)));
@@ -376,6 +389,8 @@ static struct json_object *tools_json(const struct bench *b) {
       add_double(o, "target_cpu_ratio", b->tools[t].target.cpu);
     if (b->tools[t].target.rss_factor > 0)
       add_double(o, "target_rss_factor", b->tools[t].target.rss_factor);
+    if (b->tools[t].target.wall > 0)
+      add_double(o, "target_wall_ratio", b->tools[t].target.wall);
     json_object_array_add(list, o);
     free(command);
   }
@@ -392,6 +407,7 @@ static struct json_object *geomean_json(const struct bench *b) {
     struct json_object *o = json_object_new_object();
     add_double(o, "cpu_ratio", cpu);
     add_double(o, "rss_ratio", geomean(b, t, MEASURE_RSS, &n));
+    add_double(o, "wall_ratio", geomean(b, t, MEASURE_WALL, &n));
     json_object_object_add(o, "kernels", json_object_new_int(n));
     json_object_object_add(all, b->tools[t].name, o);
   }
