@@ -330,12 +330,11 @@ static json_object *regions_json(uint32_t n_blocks, int last) {
       json_object_array_add(regions, o);
     }
     pisa_aggregate_free(&ra); /* before the states it borrows from */
-    if (last) {
-      for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
-        pisa_region_free_state(t, r);
-      malloc_trim(0);
-    }
+    for (struct pisa_thread *t = pisa_thread_list(); last && t; t = t->next)
+      pisa_region_free_state(t, r);
   }
+  if (last)
+    malloc_trim(0); /* what the freed states left in the heap */
   if (json_object_array_length(regions))
     return regions;
   json_object_put(regions);
