@@ -16,7 +16,8 @@ struct aggregate {
   struct reuse_histograms reuse;
   struct burst_histograms reuse_bursts; /* sampled: the windows' counts */
   struct branch_stats branch;
-  int branch_borrowed; /* branch is a thread's own table: read, never freed */
+  int branch_borrowed; /* branch is a thread's or a region's own table: read,
+                        never freed */
   struct pisa_name_count *external;
   struct par_result par;         /* ILP, DLP, BBLP (schedule.h) */
   struct par_ratio *block_pbblp; /* functions: PBBLP per block */

@@ -1161,20 +1161,42 @@ static void branches_free(struct branch_stats *b) {
   free(b);
 }
 
+/* A region's counts and tables, freed and emptied (its begins and ends
+ * stay), under the accounts they were charged to; the calling thread's
+ * account is BUDGET_SPACE again after it. */
+static void region_state_free(struct pisa_region_state *r) {
+  free(r->block_counts);
+  r->block_counts = NULL;
+  r->block_capacity = 0;
+  fn_state_free(&r->fs);
+  memset(&r->fs, 0, sizeof r->fs);
+  free(r->reuse);
+  free(r->reuse_bursts);
+  r->reuse = NULL;
+  r->reuse_bursts = NULL;
+  budget_enter(BUDGET_BRANCH);
+  branches_free(r->branches);
+  r->branches = NULL;
+  budget_enter(BUDGET_SCHED);
+  sched_free(r->sched);
+  r->sched = NULL;
+  budget_enter(BUDGET_SPACE);
+}
+
+PISA_HIDDEN void pisa_region_free_state(struct pisa_thread *t, uint32_t id) {
+  struct pisa_region_state *r = id < PISA_MAX_REGIONS ? region_at(t, id) : NULL;
+  if (!r)
+    return;
+  unsigned account = budget_enter(BUDGET_SPACE);
+  region_state_free(r);
+  budget_enter(account);
+}
+
 static void regions_free(struct pisa_thread *t) {
   for (uint32_t c = 0; c < PISA_REGION_CHUNKS; c++) {
     struct pisa_region_state *chunk = t->region_chunks[c];
-    for (uint32_t r = 0; chunk && r < PISA_REGION_CHUNK; r++) {
-      free(chunk[r].block_counts);
-      fn_state_free(&chunk[r].fs);
-      free(chunk[r].reuse);
-      free(chunk[r].reuse_bursts);
-      budget_enter(BUDGET_BRANCH);
-      branches_free(chunk[r].branches);
-      budget_enter(BUDGET_SCHED);
-      sched_free(chunk[r].sched);
-      budget_enter(BUDGET_SPACE);
-    }
+    for (uint32_t r = 0; chunk && r < PISA_REGION_CHUNK; r++)
+      region_state_free(&chunk[r]);
     free(chunk);
     t->region_chunks[c] = NULL;
   }

@@ -35,8 +35,10 @@ static const int fatal_signals[] = {
  * built holds it (two results built at once would share the aggregates'
  * tables), but the signal may also have interrupted a thread that holds it
  * (creating its state): the list only grows, so it is walked without the
- * lock then. */
-static void write_result_now(int complete, int sig, int in_signal) {
+ * lock then.  `last`: no result follows (every write but the one before an
+ * exec, which may fail); with the lock held, the result frees the states
+ * it no longer needs as it goes (pisa_write_last_result). */
+static void write_result_now(int complete, int sig, int in_signal, int last) {
   sigset_t saved_mask;
   pisa_signals_block(&saved_mask);
   int locked = in_signal ? pisa_threads_timedlock(2) == 0 : 1;
@@ -49,7 +51,9 @@ static void write_result_now(int complete, int sig, int in_signal) {
   if (pisa_counter_mode()) {
     pisa_live_stop();
     pisa_counter_write_result(complete, sig, PISA_RESULT_STEM);
-  } else
+  } else if (last && locked)
+    pisa_write_last_result(complete, sig, PISA_RESULT_STEM);
+  else
     pisa_write_result(complete, sig, PISA_RESULT_STEM);
   if (locked)
     pisa_threads_unlock();
@@ -58,7 +62,7 @@ static void write_result_now(int complete, int sig, int in_signal) {
 
 /* The watchdog thread's writer (watchdog.c): the result of a fatal
  * signal, which may have interrupted a thread holding the list lock. */
-static void write_signal_result(int sig) { write_result_now(0, sig, 1); }
+static void write_signal_result(int sig) { write_result_now(0, sig, 1, 1); }
 
 static void on_fatal_signal(int sig) {
   int saved = errno;
@@ -140,7 +144,7 @@ __attribute__((constructor(101))) static void pisa_start(void) {
 __attribute__((destructor(101))) static void pisa_finish(void) {
   if (!pisa_config.active || atomic_flag_test_and_set(&result_written))
     return;
-  write_result_now(1, 0, 0);
+  write_result_now(1, 0, 0, 1);
 }
 
 /* exec.c: the image is about to be replaced; write its result now (unless
@@ -149,7 +153,7 @@ PISA_HIDDEN void pisa_before_exec(void) {
   if (!pisa_config.active || getpid() != result_pid ||
       atomic_flag_test_and_set(&result_written))
     return;
-  write_result_now(1, 0, 0);
+  write_result_now(1, 0, 0, 0); /* not the last if the exec fails */
 }
 
 /* quickexit.c: _exit skips the exit handlers and destructors, so the
@@ -160,7 +164,7 @@ PISA_HIDDEN void pisa_before_quick_exit(int status) {
       atomic_flag_test_and_set(&result_written))
     return;
   pisa_set_exit_status(status);
-  write_result_now(0, 0, 0);
+  write_result_now(0, 0, 0, 1);
 }
 
 /* exec.c: the exec failed, the image goes on: its result will be written

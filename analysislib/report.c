@@ -12,6 +12,7 @@
 #include "workers.h"
 
 #include <json-c/json.h>
+#include <malloc.h>
 #include <stdlib.h>
 
 static const char *const class_names[PISA_ACCESS_CLASS_COUNT] =
@@ -304,8 +305,13 @@ static json_object *config_json(const struct aggregate *totals) {
 }
 
 /* "regions": every region of interest the threads entered, its metrics
- * over all threads; NULL when they entered none. */
-static json_object *regions_json(uint32_t n_blocks) {
+ * over all threads; NULL when they entered none.  With `last` (the
+ * process's last result: nothing reads the states again) each region's
+ * states are freed as soon as its metrics are built, and their memory
+ * given back, before the functions' and threads' aggregates are: a
+ * region's state is as large as the thread's (hashtable's two regions
+ * held 55% of the schedules' and branch tables at exit). */
+static json_object *regions_json(uint32_t n_blocks, int last) {
   uint32_t n = pisa_region_count();
   json_object *regions = json_object_new_array();
   for (uint32_t r = 0; r < n; r++) {
@@ -314,18 +320,21 @@ static json_object *regions_json(uint32_t n_blocks) {
     pisa_aggregate_init(&ra);
     for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
       pisa_aggregate_region(t, r, &ra, &executions, n_blocks);
-    if (!executions) { /* a --roi-function that matched nothing */
-      pisa_aggregate_free(&ra);
-      continue;
+    if (executions) { /* not a --roi-function that matched nothing */
+      json_object *o = json_object_new_object();
+      json_object_object_add(o, "name",
+                             json_object_new_string(pisa_region_name(r)));
+      json_object_object_add(o, "executions",
+                             json_object_new_uint64(executions));
+      families_json(o, &ra, pisa_region_families());
+      json_object_array_add(regions, o);
     }
-    json_object *o = json_object_new_object();
-    json_object_object_add(o, "name",
-                           json_object_new_string(pisa_region_name(r)));
-    json_object_object_add(o, "executions", json_object_new_uint64(executions));
-    families_json(o, &ra, pisa_region_families());
-    json_object_array_add(regions, o);
-    pisa_aggregate_free(&ra);
+    pisa_aggregate_free(&ra); /* before the states it borrows from */
+    for (struct pisa_thread *t = pisa_thread_list(); last && t; t = t->next)
+      pisa_region_free_state(t, r);
   }
+  if (last)
+    malloc_trim(0); /* what the freed states left in the heap */
   if (json_object_array_length(regions))
     return regions;
   json_object_put(regions);
@@ -402,7 +411,7 @@ static size_t thread_count(void) {
   return n;
 }
 
-static json_object *build_result(int complete, int signal) {
+static json_object *build_result(int complete, int signal, int last) {
   uint32_t n_blocks = pisa_block_count(), n_functions = pisa_function_count();
   pisa_aggregate_begin(n_blocks, n_functions);
   struct aggregate totals;
@@ -424,11 +433,13 @@ static json_object *build_result(int complete, int signal) {
   int64_t position = 0;
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
     pisa_workers_wait(t); /* its queued batches consumed */
-  /* Functions and regions first: each one's aggregate (a copy of its
+  /* Regions and functions first: each one's aggregate (a copy of its
    * tables) is freed before the next, and before the threads' and the
-   * total's are built, so at most one of those copies is alive at once. */
+   * total's are built, so at most one of those copies is alive at once.
+   * Regions before functions: in the last result their states are freed
+   * there (regions_json). */
+  json_object *regions = regions_json(n_blocks, last);
   json_object *functions = functions_json(n_blocks, n_functions);
-  json_object *regions = regions_json(n_blocks);
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
     struct aggregate ta;
     pisa_aggregate_init(&ta);
@@ -486,7 +497,7 @@ static json_object *build_result(int complete, int signal) {
   return doc;
 }
 
-PISA_HIDDEN int pisa_write_result(int complete, int signal, const char *stem) {
+static int write_result(int complete, int signal, int last, const char *stem) {
   uint64_t overflows = pisa_handler_overflows();
   if (overflows)
     fprintf(stderr,
@@ -495,7 +506,16 @@ PISA_HIDDEN int pisa_write_result(int complete, int signal, const char *stem) {
             "result is marked incomplete\n",
             (unsigned long long)overflows);
   /* "intervals" last, streamed (deep_intervals.h), when the run kept them */
-  return pisa_write_raw_streamed(build_result(complete && !overflows, signal),
-                                 stem, "intervals",
-                                 pisa_intervals_on() ? write_intervals : NULL);
+  return pisa_write_raw_streamed(
+      build_result(complete && !overflows, signal, last), stem, "intervals",
+      pisa_intervals_on() ? write_intervals : NULL);
+}
+
+PISA_HIDDEN int pisa_write_result(int complete, int signal, const char *stem) {
+  return write_result(complete, signal, 0, stem);
+}
+
+PISA_HIDDEN int pisa_write_last_result(int complete, int signal,
+                                       const char *stem) {
+  return write_result(complete, signal, 1, stem);
 }

@@ -9,5 +9,10 @@
 /* Builds and writes STEM.PID.json (rawdoc.h); 0 on success.  Under
  * pisa_threads_lock with the threads frozen or held (threads.h). */
 PISA_HIDDEN int pisa_write_result(int complete, int signal, const char *stem);
+/* The same for the process's last result (under the list lock, the threads
+ * frozen and never thawed): the regions' states are freed while it is
+ * built, so that they are not resident beside the aggregates. */
+PISA_HIDDEN int pisa_write_last_result(int complete, int signal,
+                                       const char *stem);
 
 #endif

@@ -252,6 +252,9 @@ struct pisa_source_counts;
 PISA_HIDDEN void pisa_reuse_of_loops(const struct pisa_thread *t,
                                      struct pisa_source_counts *all);
 PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t);
+/* Frees region id's state in thread t once its results are written for the
+ * last time (report.c): the threads are frozen and nothing reads it again. */
+PISA_HIDDEN void pisa_region_free_state(struct pisa_thread *t, uint32_t id);
 /* History lengths of the branch family (docs/metrics.md). */
 PISA_HIDDEN extern const unsigned pisa_branch_histories[6];
 
