@@ -68,9 +68,10 @@ static int grow(struct branch_stats *s) {
   return 0;
 }
 
-/* Adds key->count to the context of key. */
+/* Adds key->count to the context of key.  The table doubles before it is
+ * more than 3/4 full (docs/metrics-implementation.md "Branch behaviour"). */
 static void add(struct branch_stats *s, const struct branch_context *key) {
-  if (2 * (s->used + 1) > s->capacity && grow(s)) {
+  if (4 * (s->used + 1) > 3 * s->capacity && grow(s)) {
     s->out_of_memory = 1;
     return;
   }
