@@ -19,6 +19,9 @@
 #include "threads.h"
 
 extern __thread struct pisa_tls_buffer __pisa_buf;
+/* pisa.h's region markers, declared there for instrumented code only */
+void __pisa_roi_begin(const char *name);
+void __pisa_roi_end(const char *name);
 
 enum { LOAD = 32, STORE = 33, ADD = 13, BR = 2, CALL = 56, RET = 1 };
 enum { THREADS = 4, CALLS = 1000, WIDE_SITES = 20000, COPY_BYTES = 24 };
@@ -131,8 +134,12 @@ static void *worker(void *arg) {
   int t = (int)(intptr_t)arg;
   if (t == 0) /* a stray address word with no block: dropped, harmless */
     emit((uint64_t[]){0x1234}, 1);
-  for (uint64_t i = 0; i < CALLS; i++)
+  for (uint64_t i = 0; i < CALLS; i++) {
+    if (i == CALLS / 2) /* the second half of the calls is region "half" */
+      __pisa_roi_begin("half");
     alpha(thread_base(t), i);
+  }
+  __pisa_roi_end("half");
   return NULL;
 }
 
@@ -448,6 +455,38 @@ static int rerun_with_output_dir(char **argv) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+/* Region "half" (the second half of every thread's calls of alpha): its
+ * executions, one per thread, and its alpha's loads, one per call. */
+static void test_region(void) {
+  json_object *regions = get(doc, "regions"), *half = get(doc, "regions/0");
+  EXPECT(regions && json_object_array_length(regions) == 1);
+  EXPECT(half && !strcmp(json_object_get_string(get(half, "name")), "half"));
+  EXPECT(num(half, "executions") == THREADS);
+  EXPECT(num(half, "memory_accesses/loads") ==
+         THREADS * (CALLS / 2) * 2); /* A0's and A1's */
+}
+
+/* The process's last result frees each region's state once the region is
+ * written (report.h): its document is the first one's, and under ASan and
+ * TSan nothing is read after it is freed.  The exit handler writes once
+ * more, over the freed states. */
+static void test_last_result(void) {
+  pisa_threads_lock();
+  pisa_threads_freeze();
+  EXPECT(pisa_write_last_result(1, 0, PISA_RESULT_STEM) == 0);
+  pisa_threads_unlock();
+  char path[8192];
+  snprintf(path, sizeof path, "%s/raw.%ld.json", getenv("PISA_OUTPUT_DIR"),
+           (long)getpid());
+  json_object *last = json_object_from_file(path);
+  EXPECT(last != NULL);
+  static const char *const same[] = {"regions",   "functions", "totals",
+                                     "intervals", "loops",     "lines"};
+  for (size_t i = 0; last && i < sizeof same / sizeof *same; i++)
+    EXPECT(json_object_equal(get(doc, same[i]), get(last, same[i])));
+  json_object_put(last);
+}
+
 int main(int argc, char **argv) {
   (void)argc;
   if (!getenv("PISA_OUTPUT_DIR"))
@@ -462,6 +501,8 @@ int main(int argc, char **argv) {
     RUN(test_loops);
     RUN(test_lines);
     RUN(test_decoded_batch);
+    RUN(test_region);
+    RUN(test_last_result);
     json_object_put(doc);
   }
   return check_summary();
