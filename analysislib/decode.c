@@ -9,12 +9,6 @@
 #include "runtime.h"
 #include "workers.h"
 
-/* A load, store or RMW site's access kind is its site kind. */
-_Static_assert((int)ACCESS_LOAD == PROGRAM_SITE_LOAD &&
-                   (int)ACCESS_STORE == PROGRAM_SITE_STORE &&
-                   (int)ACCESS_RMW == PROGRAM_SITE_RMW,
-               "fixed-size access kinds");
-
 /* The hot path's pieces, inlined into each copy of the decoding loop. */
 #define DECODE_INLINE static inline __attribute__((always_inline))
 

@@ -82,12 +82,6 @@ static int room_for_blocks(struct pisa_interval_space *sp) {
   return 0;
 }
 
-/* A fixed-size site's kind is its accesses' (decode.c). */
-_Static_assert((int)ACCESS_LOAD == PROGRAM_SITE_LOAD &&
-                   (int)ACCESS_STORE == PROGRAM_SITE_STORE &&
-                   (int)ACCESS_RMW == PROGRAM_SITE_RMW,
-               "fixed-size access kinds");
-
 /* The site counts of blocks [sites_known, known), once per block (room in
  * site_base: room_for_blocks); -1 when memory ran out. */
 static int count_fixed_sites(struct pisa_interval_space *sp, uint32_t known) {

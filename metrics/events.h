@@ -36,6 +36,12 @@ enum access_kind {
   ACCESS_GATHER_LANE = ACCESS_READS | ACCESS_RUNTIME_BYTES | ACCESS_LANE,
   ACCESS_SCATTER_LANE = ACCESS_WRITES | ACCESS_RUNTIME_BYTES | ACCESS_LANE,
 };
+/* A load, store or RMW site's access kind is its site kind (program.h):
+ * the decoder copies it, and counts derived from sites rely on it. */
+_Static_assert((int)ACCESS_LOAD == PROGRAM_SITE_LOAD &&
+                   (int)ACCESS_STORE == PROGRAM_SITE_STORE &&
+                   (int)ACCESS_RMW == PROGRAM_SITE_RMW,
+               "fixed-size access kinds");
 
 /* ---- Block instances ----------------------------------------------------
  * How an instance begins (the low bits of `start`) and what the decoder
