@@ -77,12 +77,12 @@ static void own_branch(struct aggregate *a) {
   a->branch_borrowed = 0;
 }
 
-/* Adds a stream's branch table (a region's in one thread) to a: borrowed
- * while a has no table of its own yet, so that the first stream's table
- * is read where it is instead of copied (the copy of hashtable's "mixed"
- * region, 50 MB, was the run's peak RSS); merged after that, a borrowed
- * table copied first.  The summaries sort the contexts, so a borrowed
- * table and its copy give the same figures. */
+/* Adds a stream's branch table (a lone thread's, a region's in one
+ * thread) to a: borrowed while a has no table of its own yet, so that the
+ * first stream's table is read where it is instead of copied (the copy of
+ * hashtable's "mixed" region, 50 MB, was the run's peak RSS); merged after
+ * that, a borrowed table copied first.  The summaries sort the contexts,
+ * so a borrowed table and its copy give the same figures. */
 static void add_branches(struct aggregate *a, const struct branch_stats *b) {
   if (!a->branch_borrowed && !a->branch.capacity && !a->branch.n_local) {
     branch_free(&a->branch);
@@ -270,13 +270,10 @@ PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
   }
   if (t->sched)
     add_stream_schedule(ta, t->sched);
-  if (t->branches && alone) {
-    branch_free(&ta->branch);
-    ta->branch = *t->branches;
-    ta->branch_borrowed = 1;
-  } else if (t->branches) {
+  if (t->branches && alone)
+    add_branches(ta, t->branches); /* borrowed: ta is fresh */
+  else if (t->branches)
     branch_merge(&ta->branch, t->branches, NULL, NULL);
-  }
 }
 
 /* The count in t of the block at position i of the source index (0 for a
