@@ -96,6 +96,16 @@ struct event_batch event_batch_slice(const struct event_batch *b, size_t first,
   return s;
 }
 
+/* Points b's instance arrays into the block first_access heads (after
+ * event_batch_share_instances pointed them elsewhere). */
+static void carve_instances(struct event_batch *b) {
+  size_t n = b->instance_capacity;
+  b->block = b->first_access + n + 1;
+  b->first_site = b->block + n;
+  b->end_site = b->first_site + n;
+  b->start = (uint8_t *)(b->end_site + n);
+}
+
 /* The instances' arrays, n each (first_access n + 1), carved from one
  * block; what they held is dropped. */
 static int grow_instances(struct event_batch *b, size_t n) {
@@ -108,11 +118,8 @@ static int grow_instances(struct event_batch *b, size_t n) {
   budget_charge(budget_current(),
                 instance_bytes(n) - instance_bytes(b->instance_capacity));
   b->first_access = p;
-  b->block = p + n + 1;
-  b->first_site = b->block + n;
-  b->end_site = b->first_site + n;
-  b->start = (uint8_t *)(b->end_site + n);
   b->instance_capacity = n;
+  carve_instances(b);
   return 0;
 }
 
@@ -143,6 +150,22 @@ int event_batch_reset(struct event_batch *b, size_t instances,
   if (grow_instances(b, instances ? instances : 1) ||
       grow_accesses(b, accesses ? accesses : 1))
     return -1;
+  carve_instances(b);
   b->first_access[0] = 0;
+  return 0;
+}
+
+int event_batch_share_instances(struct event_batch *dst,
+                                const struct event_batch *src,
+                                size_t accesses) {
+  if (event_batch_reset(dst, src->n_instances, accesses))
+    return -1;
+  dst->n_instances = src->n_instances;
+  dst->block = src->block;
+  dst->start = src->start;
+  dst->first_site = src->first_site;
+  dst->end_site = src->end_site;
+  dst->block_before = src->block_before;
+  dst->desync = src->desync;
   return 0;
 }

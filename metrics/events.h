@@ -143,6 +143,16 @@ void event_batch_free(struct event_batch *b);
  * accesses; 0, or -1 when memory ran out (b is then empty). */
 int event_batch_reset(struct event_batch *b, size_t instances, size_t accesses);
 
+/* Makes dst a batch of src's instances with no accesses yet: it shares
+ * src's block, start, first_site and end_site (valid while src's are, not
+ * to be written through dst), and has its own first_access, which the
+ * writer fills, and room for `accesses` accesses.  block_before and desync
+ * are src's; markers and heap events none.  The next event_batch_reset
+ * gives dst its own instance arrays again.  0, or -1 when memory ran out
+ * (dst is then empty). */
+int event_batch_share_instances(struct event_batch *dst,
+                                const struct event_batch *src, size_t accesses);
+
 /* Room for n region markers; 0, or -1 when memory ran out. */
 int event_reserve_marks(struct event_batch *b, size_t n);
 /* Appends a region marker before the next instance; 0, or -1 when memory

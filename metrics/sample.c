@@ -1,6 +1,7 @@
 /* sample.c: the spatial filter and the temporal slices of sampled deep
- * mode (sample.h).  Both copy into a batch of their own, so the engines
- * consume a sampled stream exactly as they consume a whole one. */
+ * mode (sample.h).  Both write a batch of their own, so the engines
+ * consume a sampled stream exactly as they consume a whole one; the
+ * filter's shares the instances of the batch it filters. */
 #include "sample.h"
 #include "reuse.h"
 
@@ -23,72 +24,115 @@ static void copy_access(struct event_batch *dst, const struct event_batch *src,
                    src->access_class[a]);
 }
 
-/* The filter's verdicts on the blocks it judged last, one per block
- * number modulo VERDICTS: the accesses of a loop's few streams mostly
- * fall in the blocks their previous accesses fell in, and the hash is
- * most of the filter's cost. */
-#define VERDICTS 16
-struct verdicts {
-  const struct sample_filter *filter; /* NULL: keep everything */
-  uint64_t block[VERDICTS];           /* UINT64_MAX: none yet */
-  uint32_t keep;                      /* bit i: block[i] is kept */
-};
-
-static int kept(struct verdicts *v, uint64_t addr) {
-  if (!v->filter)
-    return 1;
-  uint64_t block = addr >> v->filter->shift;
-  unsigned i = (unsigned)block % VERDICTS;
-  if (block != v->block[i]) {
-    v->block[i] = block;
-    v->keep = (v->keep & ~(1u << i)) | (uint32_t)sample_keep(v->filter, addr)
-                                           << i;
-  }
-  return (v->keep >> i) & 1;
-}
-
-/* Instance i of src, appended to dst with the accesses v keeps. */
+/* Instance i of src and its accesses, appended to dst. */
 static void copy_instance(struct event_batch *dst,
-                          const struct event_batch *src, size_t i,
-                          struct verdicts *v) {
+                          const struct event_batch *src, size_t i) {
   size_t k = dst->n_instances;
   event_add_instance(dst, src->block[i], src->start[i], src->first_site[i]);
   dst->end_site[k] = src->end_site[i];
   for (size_t a = src->first_access[i]; a < src->first_access[i + 1]; a++)
-    if (kept(v, src->addr[a]))
-      copy_access(dst, src, a);
+    copy_access(dst, src, a);
 }
 
-/* Copies instances [first, end) of src into dst, their accesses filtered
- * by keep (all when NULL). */
-static int copy_instances(struct event_batch *dst,
-                          const struct event_batch *src, size_t first,
-                          size_t end, const struct sample_filter *keep) {
-  size_t accesses = src->first_access[end] - src->first_access[first];
-  struct verdicts v = {keep, {0}, 0};
-  if (event_batch_reset(dst, end - first, accesses))
-    return -1;
-  /* no user-space address is in block UINT64_MAX */
-  memset(v.block, 0xff, sizeof v.block);
-  for (size_t i = first; i < end; i++)
-    copy_instance(dst, src, i, &v);
-  dst->first_access[dst->n_instances] = (uint32_t)dst->n_accesses;
-  return 0;
+/* index[0..k): the accesses of [from, end) that f keeps, in order; k. */
+static size_t keep_baseline(const struct sample_filter *f, const uint64_t *addr,
+                            uint32_t from, uint32_t end, uint32_t *index) {
+  const struct sample_filter keep = *f; /* not reloaded after each store */
+  size_t kept = 0;
+  for (uint32_t a = from; a < end; a++) {
+    index[kept] = a;
+    kept += (size_t)sample_keep(&keep, addr[a]);
+  }
+  return kept;
 }
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2,bmi")))
+
+/* The low 64 bits of each lane of x times the constant k (AVX2 has no
+ * 64-bit multiply): x_lo k_lo + (x_hi k_lo + x_lo k_hi) << 32. */
+AVX2 static inline __m256i mul64(__m256i x, uint64_t k) {
+  __m256i lo = _mm256_set1_epi64x((long long)(k & 0xffffffffu)),
+          hi = _mm256_set1_epi64x((long long)(k >> 32));
+  __m256i cross = _mm256_add_epi64(
+      _mm256_mul_epu32(_mm256_srli_epi64(x, 32), lo), _mm256_mul_epu32(x, hi));
+  return _mm256_add_epi64(_mm256_mul_epu32(x, lo),
+                          _mm256_slli_epi64(cross, 32));
+}
+
+/* keep_baseline, four hashes at a time (sample_hash on four lanes). */
+AVX2 static size_t keep_avx2(const struct sample_filter *f,
+                             const uint64_t *addr, uint32_t from, uint32_t end,
+                             uint32_t *index) {
+  const __m128i shift = _mm_cvtsi32_si128((int)f->shift);
+  const __m256i mask = _mm256_set1_epi64x((INT64_C(1) << SAMPLE_HASH_BITS) - 1),
+                threshold = _mm256_set1_epi64x((long long)f->threshold);
+  size_t kept = 0;
+  uint32_t a = from;
+  for (; end - a >= 4; a += 4) {
+    __m256i x = _mm256_srl_epi64(
+        _mm256_loadu_si256((const __m256i *)(addr + a)), shift);
+    x = _mm256_xor_si256(x, _mm256_srli_epi64(x, 30));
+    x = mul64(x, UINT64_C(0xbf58476d1ce4e5b9));
+    x = _mm256_xor_si256(x, _mm256_srli_epi64(x, 27));
+    x = mul64(x, UINT64_C(0x94d049bb133111eb));
+    x = _mm256_and_si256(_mm256_xor_si256(x, _mm256_srli_epi64(x, 31)), mask);
+    unsigned lanes = (unsigned)_mm256_movemask_pd(
+        _mm256_castsi256_pd(_mm256_cmpgt_epi64(threshold, x)));
+    for (; lanes; lanes &= lanes - 1)
+      index[kept++] = a + (uint32_t)__builtin_ctz(lanes);
+  }
+  return kept + keep_baseline(f, addr, a, end, index + kept);
+}
+#endif
+
+size_t sample_keep_indices(const struct sample_filter *f, const uint64_t *addr,
+                           uint32_t from, uint32_t end, uint32_t *index,
+                           int vector) {
+#if defined(__x86_64__)
+  if (vector && __builtin_cpu_supports("avx2"))
+    return keep_avx2(f, addr, from, end, index);
+#endif
+  (void)vector;
+  return keep_baseline(f, addr, from, end, index);
+}
+
+/* The filter hashes every access (four at a time where the processor
+ * can): that costs less than remembering verdicts, whose misses the
+ * branch predictor cannot learn (performance.md "The spatial filter").
+ * The indices of the kept accesses go to dst->site, which has room for
+ * all of them, then each instance's first kept access, then the kept
+ * accesses themselves. */
 int sample_filter_batch(struct event_batch *dst, const struct event_batch *src,
                         const struct sample_filter *f) {
-  if (copy_instances(dst, src, 0, src->n_instances, f))
+  size_t n = src->n_instances;
+  const uint32_t *first = src->first_access;
+  if (event_batch_share_instances(dst, src, first[n] - first[0]))
     return -1;
-  dst->block_before = src->block_before;
-  dst->desync = src->desync;
+  uint32_t *index = dst->site;
+  size_t kept = sample_keep_indices(f, src->addr, first[0], first[n], index, 1);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    while (k < kept && index[k] < first[i])
+      k++;
+    dst->first_access[i] = (uint32_t)k;
+  }
+  dst->first_access[n] = (uint32_t)kept;
+  for (k = 0; k < kept; k++)
+    copy_access(dst, src, index[k]); /* writes site[k] after reading it */
   return 0;
 }
 
 int sample_slice_batch(struct event_batch *dst, const struct event_batch *src,
                        size_t first, size_t end, int restart) {
-  if (copy_instances(dst, src, first, end, NULL))
+  size_t accesses = src->first_access[end] - src->first_access[first];
+  if (event_batch_reset(dst, end - first, accesses))
     return -1;
+  for (size_t i = first; i < end; i++)
+    copy_instance(dst, src, i);
+  dst->first_access[dst->n_instances] = (uint32_t)dst->n_accesses;
   if (restart && dst->n_instances)
     dst->start[0] |= INSTANCE_LOST_CONTEXT;
   dst->block_before = restart

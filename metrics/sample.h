@@ -40,8 +40,17 @@ static inline int sample_keep(const struct sample_filter *f, uint64_t addr) {
           ((UINT64_C(1) << SAMPLE_HASH_BITS) - 1)) < f->threshold;
 }
 
-/* dst holds every instance of src and only the accesses the filter keeps
- * (first_access renumbered).  0, or -1 when memory ran out (dst empty). */
+/* index[0..k) = the accesses a of addr[from, end) that f keeps, in
+ * order; returns k.  With `vector`, the processor's vector variant where
+ * there is one (AVX2 on x86-64), else the scalar code: the same indices. */
+size_t sample_keep_indices(const struct sample_filter *f, const uint64_t *addr,
+                           uint32_t from, uint32_t end, uint32_t *index,
+                           int vector);
+
+/* dst holds every instance of src, shared with src (valid while src's
+ * instances are: event_batch_share_instances), and only the accesses the
+ * filter keeps (first_access renumbered).  0, or -1 when memory ran out
+ * (dst empty). */
 int sample_filter_batch(struct event_batch *dst, const struct event_batch *src,
                         const struct sample_filter *f);
 

@@ -1,5 +1,6 @@
 /* test_sample.c: sampled deep mode's filters (sample.h): the spatial
- * filter keeps exactly the accesses whose block hashes below the rate, at
+ * filter keeps exactly the accesses whose block hashes below the rate
+ * (its scalar and vector index passes alike), at
  * the rate within a binomial bound; a slice keeps its instances and marks
  * a restart; scaled bins by hand; and the SHARDS estimate of LRU miss
  * ratios against a brute-force LRU stack on a synthetic trace. */
@@ -49,6 +50,9 @@ static void test_filter_keeps_hashed_blocks(void) {
   EXPECT_EQ(f.n_instances, b.n_instances);
   size_t k = 0;
   for (size_t i = 0; i < b.n_instances; i++) {
+    EXPECT_EQ(f.block[i], b.block[i]);
+    EXPECT_EQ(f.start[i], b.start[i]);
+    EXPECT_EQ(f.end_site[i], b.end_site[i]);
     EXPECT_EQ(f.first_access[i], k);
     for (size_t a = b.first_access[i]; a < b.first_access[i + 1]; a++)
       if (kept_by_reference(addrs[a], 9, 0.1)) {
@@ -59,9 +63,43 @@ static void test_filter_keeps_hashed_blocks(void) {
   }
   EXPECT_EQ(f.n_accesses, k);
   EXPECT_EQ(f.first_access[f.n_instances], k);
+  /* reset, f has instance arrays of its own again */
+  EXPECT(event_batch_reset(&f, 1, 1) == 0);
+  EXPECT(f.block != b.block && f.start != b.start);
+  event_add_instance(&f, 7, INSTANCE_ENTERED, 0);
+  EXPECT_EQ(f.block[0], 7);
+  EXPECT_EQ(b.block[0], 0);
   event_batch_free(&b);
   event_batch_free(&f);
   free(addrs);
+}
+
+/* Both variants of the index pass against the reference, from every
+ * start modulo 4 and to every end modulo 4 (the vector code's tails), at
+ * a rate high enough that every lane keeps some. */
+static void test_keep_indices_variants(void) {
+  enum { N = 4099 };
+  uint64_t *addrs = malloc(N * sizeof *addrs);
+  uint32_t *index = malloc(N * sizeof *index);
+  for (size_t a = 0; a < N; a++)
+    addrs[a] = test_rng() & 0xffffffff8;
+  struct sample_filter f;
+  sample_filter_init(&f, 0.3, 6);
+  for (int vector = 0; vector < 2; vector++)
+    for (uint32_t from = 0; from < 4; from++)
+      for (uint32_t end = N - 3; end <= N; end++) {
+        size_t kept = sample_keep_indices(&f, addrs, from, end, index, vector),
+               k = 0;
+        for (uint32_t a = from; a < end; a++)
+          if (kept_by_reference(addrs[a], 6, f.rate)) {
+            if (k < kept)
+              EXPECT_EQ(index[k], a);
+            k++;
+          }
+        EXPECT_EQ(kept, k);
+      }
+  free(addrs);
+  free(index);
 }
 
 /* Of n distinct blocks, the sampled ones are binomial(n, rate): within
@@ -176,6 +214,7 @@ static void test_shards_miss_ratios(void) {
 
 int main(void) {
   RUN(test_filter_keeps_hashed_blocks);
+  RUN(test_keep_indices_variants);
   RUN(test_filter_rate);
   RUN(test_slice);
   RUN(test_scaled_bins);
