@@ -53,6 +53,7 @@ PISA_HIDDEN void pisa_aggregate_init(struct aggregate *a) {
   histograms_init(&a->reuse, pisa_config.line_sizes, pisa_config.n_line_sizes);
   burst_histograms_init(&a->reuse_bursts, pisa_config.n_line_sizes);
   branch_init(&a->branch, pisa_branch_histories, 6);
+  a->branch_function = PROGRAM_NONE;
   par_init(&a->par, &pisa_config.sched);
 }
 
@@ -67,32 +68,60 @@ PISA_HIDDEN void pisa_aggregate_free(struct aggregate *a) {
   free(a->block_pbblp);
 }
 
+/* Whether the branch (a global block id) belongs to function *arg. */
+static int branch_in_function(uint32_t branch, void *arg) {
+  return pisa_blocks[branch].source == *(uint32_t *)arg;
+}
+
+/* The filter of a's branch table: which of its contexts are a's (NULL:
+ * all), and its argument. */
+static branch_keep branch_filter(const struct aggregate *a, void **arg) {
+  *arg = (void *)&a->branch_function; /* read only */
+  return a->branch_function == PROGRAM_NONE ? NULL : branch_in_function;
+}
+
 /* dst's own copy of a borrowed branch table, before dst changes (a thread
  * that appeared after the result started to be built). */
 static void own_branch(struct aggregate *a) {
   struct branch_stats own;
+  void *arg;
+  branch_keep keep = branch_filter(a, &arg);
   branch_init(&own, pisa_branch_histories, 6);
-  branch_merge(&own, &a->branch, NULL, NULL);
+  branch_merge(&own, &a->branch, keep, arg);
   a->branch = own;
   a->branch_borrowed = 0;
+  a->branch_function = PROGRAM_NONE;
 }
 
 /* Adds a stream's branch table (a lone thread's, a region's in one
- * thread) to a: borrowed while a has no table of its own yet, so that the
- * first stream's table is read where it is instead of copied (the copy of
- * hashtable's "mixed" region, 50 MB, was the run's peak RSS); merged after
- * that, a borrowed table copied first.  The summaries sort the contexts,
- * so a borrowed table and its copy give the same figures. */
-static void add_branches(struct aggregate *a, const struct branch_stats *b) {
+ * thread), or of function `function` only (PROGRAM_NONE: all of it), to
+ * a: borrowed while a has no table of its own yet, so that the first
+ * stream's table is read where it is instead of copied (the copy of
+ * hashtable's "mixed" region, 50 MB, was the run's peak RSS, and a
+ * function's copy of a thread's table added up to the table's size again
+ * on bzip2); merged after that, a borrowed table copied first.  The
+ * summaries sort the contexts they keep, so a borrowed table and its copy
+ * give the same figures. */
+static void add_branches(struct aggregate *a, const struct branch_stats *b,
+                         uint32_t function) {
   if (!a->branch_borrowed && !a->branch.capacity && !a->branch.n_local) {
     branch_free(&a->branch);
     a->branch = *b;
     a->branch_borrowed = 1;
+    a->branch_function = function;
     return;
   }
   if (a->branch_borrowed)
     own_branch(a);
-  branch_merge(&a->branch, b, NULL, NULL);
+  branch_merge(&a->branch, b,
+               function == PROGRAM_NONE ? NULL : branch_in_function, &function);
+}
+
+PISA_HIDDEN struct json_object *
+pisa_aggregate_branch_json(const struct aggregate *a) {
+  void *arg;
+  branch_keep keep = branch_filter(a, &arg);
+  return branch_to_json_kept(&a->branch, keep, arg);
 }
 
 PISA_HIDDEN void pisa_aggregate_merge(struct aggregate *dst,
@@ -107,7 +136,9 @@ PISA_HIDDEN void pisa_aggregate_merge(struct aggregate *dst,
   entropy_merge(&dst->entropy, &src->entropy);
   histograms_merge(&dst->reuse, &src->reuse);
   burst_histograms_merge(&dst->reuse_bursts, &src->reuse_bursts);
-  branch_merge(&dst->branch, &src->branch, NULL, NULL);
+  void *arg;
+  branch_keep keep = branch_filter(src, &arg);
+  branch_merge(&dst->branch, &src->branch, keep, arg);
   par_merge(&dst->par, &src->par);
   for (const struct pisa_name_count *e = src->external; e; e = e->hh.next)
     pisa_names_add(&dst->external, e->name, e->count);
@@ -195,11 +226,6 @@ static void add_fn_state(struct aggregate *a, const struct pisa_fn_state *fs) {
     entropy_merge(&a->entropy, fs->entropy);
 }
 
-/* Whether the branch (a global block id) belongs to function *arg. */
-static int branch_in_function(uint32_t branch, void *arg) {
-  return pisa_blocks[branch].source == *(uint32_t *)arg;
-}
-
 /* The PBBLP of a function's blocks in one thread, merged into fa as
  * instance-weighted means. */
 static void add_block_pbblp(struct aggregate *fa, const struct sched *s,
@@ -255,7 +281,7 @@ PISA_HIDDEN void pisa_aggregate_region(struct pisa_thread *t, uint32_t region,
   if (r->sched)
     add_stream_schedule(ra, r->sched);
   if (r->branches)
-    add_branches(ra, r->branches);
+    add_branches(ra, r->branches, PROGRAM_NONE);
 }
 
 PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
@@ -271,7 +297,7 @@ PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
   if (t->sched)
     add_stream_schedule(ta, t->sched);
   if (t->branches && alone)
-    add_branches(ta, t->branches); /* borrowed: ta is fresh */
+    add_branches(ta, t->branches, PROGRAM_NONE); /* borrowed: ta is fresh */
   else if (t->branches)
     branch_merge(&ta->branch, t->branches, NULL, NULL);
 }
@@ -314,7 +340,7 @@ PISA_HIDDEN void pisa_aggregate_function(struct pisa_thread *t,
       add_block_pbblp(fa, t->sched, &pisa_functions[f]);
   }
   if (t->branches)
-    branch_merge(&fa->branch, t->branches, branch_in_function, &f);
+    add_branches(fa, t->branches, f); /* borrowed from the first thread */
 }
 
 /* The thread's whole footprint (its access classes united), kept for the

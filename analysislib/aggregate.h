@@ -18,6 +18,9 @@ struct aggregate {
   struct branch_stats branch;
   int branch_borrowed; /* branch is a thread's or a region's own table: read,
                         never freed */
+  uint32_t branch_function; /* borrowed: only the contexts of this
+                               function's branches are the aggregate's
+                               (PROGRAM_NONE: all) */
   struct pisa_name_count *external;
   struct par_result par;         /* ILP, DLP, BBLP (schedule.h) */
   struct par_ratio *block_pbblp; /* functions: PBBLP per block */
@@ -31,6 +34,10 @@ PISA_HIDDEN void pisa_mix_add_block(struct pisa_mix *m,
                                     const struct program_block *b,
                                     uint64_t count);
 PISA_HIDDEN void pisa_aggregate_init(struct aggregate *a);
+/* The `branch` object of a's contexts (branch_to_json); NULL when out of
+ * memory. */
+PISA_HIDDEN struct json_object *
+pisa_aggregate_branch_json(const struct aggregate *a);
 PISA_HIDDEN void pisa_aggregate_free(struct aggregate *a);
 PISA_HIDDEN void pisa_aggregate_merge(struct aggregate *dst,
                                       const struct aggregate *src);

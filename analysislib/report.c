@@ -165,7 +165,7 @@ static void families_json(json_object *o, struct aggregate *a, unsigned fam) {
     add_if(o, "access_classes",
            access_classes_json(a, pisa_estimate_count(footprint_bytes(&all))));
   if (fam & PISA_FAMILY(BRANCH))
-    add_if(o, "branch", branch_to_json(&a->branch));
+    add_if(o, "branch", pisa_aggregate_branch_json(a));
   if (fam & (PISA_FAMILY(ILP) | PISA_FAMILY(BBLP)))
     par_to_json(&a->par, o);
   pisa_estimate_json(o, a->entropy.accesses);

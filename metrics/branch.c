@@ -204,7 +204,7 @@ void branch_forget_histories(struct branch_stats *s) {
 }
 
 int branch_merge(struct branch_stats *dst, const struct branch_stats *src,
-                 int (*keep)(uint32_t branch, void *arg), void *arg) {
+                 branch_keep keep, void *arg) {
   if (dst->n_histories != src->n_histories ||
       memcmp(dst->histories, src->histories,
              src->n_histories * sizeof *src->histories))
@@ -218,16 +218,6 @@ int branch_merge(struct branch_stats *dst, const struct branch_stats *src,
   return dst->out_of_memory ? -1 : 0;
 }
 
-/* Orders contexts by (branch, history, outcome): < 0, 0 or > 0. */
-static int by_context(const struct branch_context *x,
-                      const struct branch_context *y) {
-  if (x->branch != y->branch)
-    return x->branch < y->branch ? -1 : 1;
-  if (x->history != y->history)
-    return x->history < y->history ? -1 : 1;
-  return (int)x->outcome - (int)y->outcome;
-}
-
 /* ---- Every history length from one sort ------------------------------
  * A length's figures need its contexts cut to h symbols, merged, and in
  * (branch, history, outcome) order (the order the entropy terms add up
@@ -236,7 +226,11 @@ static int by_context(const struct branch_context *x,
  * (history cut to h, outcome) order after h symbol passes; a stable
  * counting sort by branch of those with a history of h symbols or more
  * then gives length h's order.  So the contexts are sorted once for all
- * lengths, in linear passes, instead of once per length. */
+ * lengths, in linear passes, instead of once per length.  What is sorted
+ * is the contexts' positions in the table (4 bytes each, two arrays),
+ * not copies of them (24 bytes each): the summaries of a large table then
+ * need a sixth of its size beside it, not twice its size
+ * (docs/metrics-implementation.md "Branch behaviour"). */
 
 /* A digit: bits [shift, shift + log2(n_digits)) of the outcome or of the
  * history, or the branch. */
@@ -250,114 +244,99 @@ static ALWAYS_INLINE size_t digit_of(const struct branch_context *c,
                         : c->branch;
 }
 
-/* dst = the contexts of src[0..n) with a depth of min_depth or more,
- * stably ordered by digit d (values below n_digits; count has room for
- * n_digits + 1); returns how many. */
-static ALWAYS_INLINE size_t counting_sort(struct branch_context *dst,
-                                          const struct branch_context *src,
-                                          size_t n, enum digit d,
-                                          unsigned shift, unsigned min_depth,
-                                          size_t *count, size_t n_digits) {
+/* Contexts are read through their positions, in no order the hardware
+ * can predict: each loop asks for the one this far ahead. */
+#define PREFETCH 16
+
+/* dst = the positions src[0..n) of contexts in c with a depth of
+ * min_depth or more, stably ordered by digit d (values below n_digits;
+ * count has room for n_digits + 1); returns how many. */
+static ALWAYS_INLINE size_t counting_sort(uint32_t *dst, const uint32_t *src,
+                                          size_t n,
+                                          const struct branch_context *c,
+                                          enum digit d, unsigned shift,
+                                          unsigned min_depth, size_t *count,
+                                          size_t n_digits) {
   memset(count, 0, (n_digits + 1) * sizeof *count);
-  for (size_t i = 0; i < n; i++)
-    if (src[i].depth >= min_depth)
-      count[digit_of(&src[i], d, shift, n_digits) + 1]++;
+  for (size_t i = 0; i < n; i++) {
+    if (i + PREFETCH < n)
+      __builtin_prefetch(&c[src[i + PREFETCH]]);
+    if (c[src[i]].depth >= min_depth)
+      count[digit_of(&c[src[i]], d, shift, n_digits) + 1]++;
+  }
   for (size_t k = 0; k < n_digits; k++)
     count[k + 1] += count[k];
   size_t kept = count[n_digits];
-  for (size_t i = 0; i < n; i++)
-    if (src[i].depth >= min_depth)
-      dst[count[digit_of(&src[i], d, shift, n_digits)]++] = src[i];
-  return kept;
-}
-
-/* Cuts the histories of sorted[0..n) (in (branch, history cut to h,
- * outcome) order) to their last h symbols and merges those that became
- * equal; returns how many are left. */
-static size_t cut_histories(struct branch_context *sorted, size_t n,
-                            unsigned h) {
-  size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
-    sorted[i].history &= history_mask(h);
-    if (kept && !by_context(&sorted[kept - 1], &sorted[i]))
-      sorted[kept - 1].count += sorted[i].count;
-    else
-      sorted[kept++] = sorted[i];
+    if (i + PREFETCH < n)
+      __builtin_prefetch(&c[src[i + PREFETCH]]);
+    if (c[src[i]].depth >= min_depth)
+      dst[count[digit_of(&c[src[i]], d, shift, n_digits)]++] = src[i];
   }
   return kept;
 }
 
 static double xlog2x(double x) { return x > 0 ? x * log2(x) : 0.0; }
 
-/* Conditional entropy and ideal miss rate of contexts sorted by (branch,
- * history, outcome) and merged: H = sum_s (n_s log n_s - sum_o n_so log
- * n_so) / N, miss = 1 - sum_s max_o n_so / N. */
-static uint64_t table_summary(const struct branch_context *sorted, size_t n,
+/* Conditional entropy and ideal miss rate at history length h of the
+ * contexts at positions sorted[0..n) of c, in (branch, history cut to h,
+ * outcome) order; those that are equal once cut are merged as they come.
+ * H = sum_s (n_s log n_s - sum_o n_so log n_so) / N, miss = 1 - sum_s
+ * max_o n_so / N.  Returns N. */
+static uint64_t table_summary(const struct branch_context *c,
+                              const uint32_t *sorted, size_t n, unsigned h,
                               double *entropy, double *miss) {
-  uint64_t total = 0, hits = 0;
+  uint64_t mask = history_mask(h), total = 0, hits = 0;
   double sum = 0;
   for (size_t i = 0; i < n;) {
-    size_t j = i;
-    uint64_t context = 0, best = 0;
+    uint32_t branch = c[sorted[i]].branch;
+    uint64_t history = c[sorted[i]].history & mask, context = 0, best = 0;
     double inner = 0;
-    for (; j < n && sorted[j].branch == sorted[i].branch &&
-           sorted[j].history == sorted[i].history;
-         j++) {
-      context += sorted[j].count;
-      best = sorted[j].count > best ? sorted[j].count : best;
-      inner += xlog2x((double)sorted[j].count);
+    while (i < n && c[sorted[i]].branch == branch &&
+           (c[sorted[i]].history & mask) == history) {
+      uint16_t outcome = c[sorted[i]].outcome;
+      uint64_t count = 0;
+      for (; i < n && c[sorted[i]].branch == branch &&
+             (c[sorted[i]].history & mask) == history &&
+             c[sorted[i]].outcome == outcome;
+           i++) {
+        if (i + PREFETCH < n)
+          __builtin_prefetch(&c[sorted[i + PREFETCH]]);
+        count += c[sorted[i]].count;
+      }
+      context += count;
+      best = count > best ? count : best;
+      inner += xlog2x((double)count);
     }
     sum += xlog2x((double)context) - inner;
     total += context;
     hits += best;
-    i = j;
   }
   *entropy = total ? sum / (double)total : 0.0;
   *miss = total ? (double)(total - hits) / (double)total : 0.0;
   return total;
 }
 
-/* The contexts of a table, with the largest branch id among them + 1 and
- * whether an outcome needs a second byte: into a fresh array, NULL when
- * memory ran out. */
-static struct branch_context *table_contexts(const struct branch_stats *s,
-                                             uint8_t table, size_t *n,
-                                             size_t *n_branches, int *wide) {
-  size_t size = 0;
-  for (size_t i = 0; i < s->capacity; i++)
-    size += s->contexts[i].table == table;
-  struct branch_context *c = malloc((size ? size : 1) * sizeof *c);
-  *n = *n_branches = 0;
-  *wide = 0;
-  for (size_t i = 0; c && i < s->capacity; i++)
-    if (s->contexts[i].table == table) {
-      c[(*n)++] = s->contexts[i];
-      if (s->contexts[i].branch >= *n_branches)
-        *n_branches = (size_t)s->contexts[i].branch + 1;
-      *wide |= s->contexts[i].outcome > 0xff;
-    }
-  return c;
-}
-
-/* The figures of one table (radix passes above): history length h's
+/* The figures of one table (radix passes above) from the positions
+ * a[0..n) of its contexts (reordered here), whose branch ids are below
+ * n_branches, with outcomes above 0xff when `wide`: history length h's
  * from the contexts with h symbols or more, cut to h.  The history passes
  * take two symbols at a time where no length falls between them.  plain:
  * the global table also gives the plain entropy (h = 0).  Returns the
  * executions counted, or UINT64_MAX when memory ran out. */
-static uint64_t tables_summary(const struct branch_stats *s, uint8_t table,
+static uint64_t tables_summary(const struct branch_stats *s, uint32_t *a,
+                               size_t n, size_t n_branches, int wide,
                                double *entropy, double *miss, double *plain) {
-  size_t n, n_branches;
-  int wide;
-  struct branch_context *a = table_contexts(s, table, &n, &n_branches, &wide);
-  struct branch_context *b = malloc((n ? n : 1) * sizeof *b);
+  const struct branch_context *c = s->contexts;
+  uint32_t *other = malloc((n ? n : 1) * sizeof *other), *b = other;
   size_t n_digits = n_branches > 256 ? n_branches : 256;
   size_t *count = malloc((n_digits + 1) * sizeof *count);
   uint64_t total = UINT64_MAX;
-  if (!a || !b || !count)
+  if (!other || !count)
     goto out;
   for (unsigned shift = 0; shift < (wide ? 16u : 8u); shift += 8) {
-    counting_sort(b, a, n, OUTCOME, shift, 0, count, 256);
-    struct branch_context *t = a;
+    counting_sort(b, a, n, c, OUTCOME, shift, 0, count, 256);
+    uint32_t *t = a;
     a = b;
     b = t;
   }
@@ -366,22 +345,21 @@ static uint64_t tables_summary(const struct branch_stats *s, uint8_t table,
   for (;;) {
     int wanted = next < s->n_histories && s->histories[next] == done;
     if (wanted || (!done && plain)) {
-      size_t m = counting_sort(b, a, n, BRANCH, 0, done, count, n_branches);
-      m = cut_histories(b, m, done);
+      size_t m = counting_sort(b, a, n, c, BRANCH, 0, done, count, n_branches);
       double unused;
       if (wanted) {
-        table_summary(b, m, &entropy[next], &miss[next]);
+        table_summary(c, b, m, done, &entropy[next], &miss[next]);
         next++;
       } else {
-        total = table_summary(b, m, plain, &unused);
+        total = table_summary(c, b, m, 0, plain, &unused);
       }
     }
     if (next == s->n_histories)
       break;
     unsigned step = s->histories[next] - done >= 2 ? 2 : 1;
-    counting_sort(b, a, n, HISTORY, done * BRANCH_SYMBOL_BITS, 0, count,
+    counting_sort(b, a, n, c, HISTORY, done * BRANCH_SYMBOL_BITS, 0, count,
                   (size_t)1 << (step * BRANCH_SYMBOL_BITS));
-    struct branch_context *t = a;
+    uint32_t *t = a;
     a = b;
     b = t;
     done += step;
@@ -389,23 +367,63 @@ static uint64_t tables_summary(const struct branch_stats *s, uint8_t table,
   if (!plain)
     total = 0;
 out:
-  free(a);
-  free(b);
+  free(other);
   free(count);
   return total;
 }
 
-int branch_summarize(const struct branch_stats *s, struct branch_summary *out) {
+/* One pass over the table: the positions of the global table's contexts
+ * whose branch keep accepts (all when NULL) from at[0] up, the local
+ * table's from at[s->used - 1] down; n[0] and n[1] of them. */
+static void kept_positions(const struct branch_stats *s, branch_keep keep,
+                           void *arg, uint32_t *at, size_t n[2],
+                           size_t *n_branches, int *wide) {
+  const struct branch_context *c = s->contexts;
+  n[0] = n[1] = *n_branches = 0;
+  *wide = 0;
+  for (size_t i = 0; i < s->capacity; i++) {
+    if (!c[i].table || (keep && !keep(c[i].branch, arg)))
+      continue;
+    if (n[0] + n[1] == s->used) /* s->used counts every context: never */
+      break;
+    if (c[i].table == GLOBAL)
+      at[n[0]++] = (uint32_t)i;
+    else
+      at[s->used - ++n[1]] = (uint32_t)i;
+    if (c[i].branch >= *n_branches)
+      *n_branches = (size_t)c[i].branch + 1;
+    *wide |= c[i].outcome > 0xff;
+  }
+}
+
+int branch_summarize_kept(const struct branch_stats *s, branch_keep keep,
+                          void *arg, struct branch_summary *out) {
   memset(out, 0, sizeof *out);
-  out->executed = tables_summary(s, GLOBAL, out->global_entropy,
-                                 out->global_miss, &out->entropy);
+  /* positions are 32 bits: 2^32 contexts would be 96 GiB */
+  uint32_t *at = s->capacity <= UINT32_MAX
+                     ? malloc((s->used ? s->used : 1) * sizeof *at)
+                     : NULL;
+  size_t n[2], n_branches;
+  int wide;
+  if (!at)
+    return -1;
+  kept_positions(s, keep, arg, at, n, &n_branches, &wide);
+  out->executed =
+      tables_summary(s, at, n[0], n_branches, wide, out->global_entropy,
+                     out->global_miss, &out->entropy);
   uint64_t local =
-      tables_summary(s, LOCAL, out->local_entropy, out->local_miss, NULL);
+      tables_summary(s, at + s->used - n[1], n[1], n_branches, wide,
+                     out->local_entropy, out->local_miss, NULL);
+  free(at);
   if (out->executed == UINT64_MAX || local == UINT64_MAX) {
     memset(out, 0, sizeof *out);
     return -1;
   }
   return 0;
+}
+
+int branch_summarize(const struct branch_stats *s, struct branch_summary *out) {
+  return branch_summarize_kept(s, NULL, NULL, out);
 }
 
 static json_object *histories_json(const struct branch_stats *s,
@@ -422,9 +440,10 @@ static json_object *histories_json(const struct branch_stats *s,
   return a;
 }
 
-struct json_object *branch_to_json(const struct branch_stats *s) {
+struct json_object *branch_to_json_kept(const struct branch_stats *s,
+                                        branch_keep keep, void *arg) {
   struct branch_summary sum;
-  if (branch_summarize(s, &sum))
+  if (branch_summarize_kept(s, keep, arg, &sum))
     return NULL;
   json_object *o = json_object_new_object();
   json_object_object_add(o, "executed", json_object_new_uint64(sum.executed));
@@ -434,4 +453,8 @@ struct json_object *branch_to_json(const struct branch_stats *s) {
   json_object_object_add(o, "local",
                          histories_json(s, sum.local_entropy, sum.local_miss));
   return o;
+}
+
+struct json_object *branch_to_json(const struct branch_stats *s) {
+  return branch_to_json_kept(s, NULL, NULL);
 }

@@ -64,11 +64,15 @@ void branch_add_events(struct branch_stats *s, const struct program *p,
  * The counts stay. */
 void branch_forget_histories(struct branch_stats *s);
 
+/* Which branches (static ids) a merge or a summary takes: non-zero for
+ * those it takes. */
+typedef int (*branch_keep)(uint32_t branch, void *arg);
+
 /* dst counts the contexts of src whose branch `keep` accepts (all when keep
  * is NULL); histories are not merged (dst only aggregates).  -1 when the
  * history lengths differ or memory ran out. */
 int branch_merge(struct branch_stats *dst, const struct branch_stats *src,
-                 int (*keep)(uint32_t branch, void *arg), void *arg);
+                 branch_keep keep, void *arg);
 
 /* Results: entropies in bits, miss rates as ratios; 0 without branches.
  * Each history length's figures are over the executions that had a full
@@ -81,9 +85,17 @@ struct branch_summary {
   double local_entropy[BRANCH_MAX_HISTORIES], local_miss[BRANCH_MAX_HISTORIES];
 };
 int branch_summarize(const struct branch_stats *s, struct branch_summary *out);
+/* The summary of the contexts whose branch `keep` accepts (all when keep
+ * is NULL): the same as branch_summarize of a branch_merge of those into
+ * an empty table, without that copy.  -1 when memory ran out. */
+int branch_summarize_kept(const struct branch_stats *s, branch_keep keep,
+                          void *arg, struct branch_summary *out);
 
 /* The `branch` object {"executed", "entropy", "global": [{"history",
  * "entropy", "miss_rate"}], "local": [...]}; NULL when out of memory. */
 struct json_object *branch_to_json(const struct branch_stats *s);
+/* The same of the contexts whose branch `keep` accepts. */
+struct json_object *branch_to_json_kept(const struct branch_stats *s,
+                                        branch_keep keep, void *arg);
 
 #endif /* PISA_METRICS_BRANCH_H */

@@ -88,11 +88,14 @@ static void record_all(struct branch_stats *s, const uint32_t *br,
 
 #define CLOSE(a, b) EXPECT(fabs((a) - (b)) < 1e-9)
 
-static void compare_with_reference(const struct branch_stats *s,
-                                   const uint32_t *br, const uint32_t *oc,
-                                   size_t n, int (*counted)(uint32_t)) {
+/* The summary of s (of the branches `keep` accepts, all when NULL)
+ * against the reference over the events whose branch `counted` accepts. */
+static void compare_kept_with_reference(const struct branch_stats *s,
+                                        branch_keep keep, const uint32_t *br,
+                                        const uint32_t *oc, size_t n,
+                                        int (*counted)(uint32_t)) {
   struct branch_summary sum;
-  EXPECT(branch_summarize(s, &sum) == 0);
+  EXPECT(branch_summarize_kept(s, keep, NULL, &sum) == 0);
   double h, m;
   reference(br, oc, n, 0, 0, counted, &h, &m);
   CLOSE(sum.entropy, h);
@@ -104,6 +107,12 @@ static void compare_with_reference(const struct branch_stats *s,
     CLOSE(sum.local_entropy[i], h);
     CLOSE(sum.local_miss[i], m);
   }
+}
+
+static void compare_with_reference(const struct branch_stats *s,
+                                   const uint32_t *br, const uint32_t *oc,
+                                   size_t n, int (*counted)(uint32_t)) {
+  compare_kept_with_reference(s, NULL, br, oc, n, counted);
 }
 
 /* One branch alternating taken / not taken: plain entropy 1 and miss rate
@@ -275,7 +284,8 @@ static int keep_even(uint32_t b, void *arg) {
 static int counted_even(uint32_t b) { return (b & 1) == 0; }
 
 /* Merging keeps the contexts of the accepted branches (their histories
- * still include the other branches' outcomes), and merged counts add. */
+ * still include the other branches' outcomes), a summary that keeps them
+ * gives the merged copy's figures, and merged counts add. */
 static void test_merge_filtered(void) {
   enum { N = 2000 };
   uint32_t br[N], oc[N];
@@ -290,6 +300,12 @@ static void test_merge_filtered(void) {
   record_all(&s, br, oc, N);
   EXPECT(branch_merge(&even, &s, keep_even, NULL) == 0);
   compare_with_reference(&even, br, oc, N, counted_even);
+  /* the same summary from s itself, without the copy: bit for bit */
+  compare_kept_with_reference(&s, keep_even, br, oc, N, counted_even);
+  struct branch_summary kept, copied;
+  EXPECT(branch_summarize_kept(&s, keep_even, NULL, &kept) == 0);
+  EXPECT(branch_summarize(&even, &copied) == 0);
+  EXPECT(!memcmp(&kept, &copied, sizeof kept));
   branch_merge(&twice, &s, NULL, NULL);
   branch_merge(&twice, &s, NULL, NULL);
   struct branch_summary a, b;
