@@ -24,6 +24,8 @@ struct target {
   double cpu;        /* geomean CPU ratio */
   double rss_factor; /* per kernel */
   double wall;       /* geomean wall ratio */
+  double programs;   /* geomean CPU ratio for the programs of another --dir
+                        (real programs), when it differs from cpu */
 };
 #define RSS_ALLOWANCE_KIB (64 * 1024)
 
