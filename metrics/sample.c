@@ -49,7 +49,7 @@ static size_t keep_baseline(const struct sample_filter *f, const uint64_t *addr,
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-#define AVX2 __attribute__((target("avx2,bmi")))
+#define AVX2 __attribute__((target("avx2")))
 
 /* The low 64 bits of each lane of x times the constant k (AVX2 has no
  * 64-bit multiply): x_lo k_lo + (x_hi k_lo + x_lo k_hi) << 32. */
