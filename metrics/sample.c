@@ -6,7 +6,6 @@
 #include "reuse.h"
 
 #include <math.h>
-#include <string.h>
 
 void sample_filter_init(struct sample_filter *f, double rate, unsigned shift) {
   double scaled = rate * (double)(UINT64_C(1) << SAMPLE_HASH_BITS);
@@ -101,7 +100,8 @@ size_t sample_keep_indices(const struct sample_filter *f, const uint64_t *addr,
 
 /* The filter hashes every access (four at a time where the processor
  * can): that costs less than remembering verdicts, whose misses the
- * branch predictor cannot learn (performance.md "The spatial filter").
+ * branch predictor cannot learn (performance.md "Sampled 1%: the spatial
+ * filter").
  * The indices of the kept accesses go to dst->site, which has room for
  * all of them, then each instance's first kept access, then the kept
  * accesses themselves. */
