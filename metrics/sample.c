@@ -85,21 +85,52 @@ AVX2 static size_t keep_avx2(const struct sample_filter *f,
   }
   return kept + keep_baseline(f, addr, a, end, index + kept);
 }
+
+#define AVX512 __attribute__((target("avx512f,avx512dq")))
+
+/* keep_baseline, eight hashes at a time (AVX-512DQ multiplies 64-bit
+ * lanes). */
+AVX512 static size_t keep_avx512(const struct sample_filter *f,
+                                 const uint64_t *addr, uint32_t from,
+                                 uint32_t end, uint32_t *index) {
+  const __m128i shift = _mm_cvtsi32_si128((int)f->shift);
+  const __m512i k1 = _mm512_set1_epi64((long long)UINT64_C(0xbf58476d1ce4e5b9)),
+                k2 = _mm512_set1_epi64((long long)UINT64_C(0x94d049bb133111eb)),
+                mask = _mm512_set1_epi64((INT64_C(1) << SAMPLE_HASH_BITS) - 1),
+                threshold = _mm512_set1_epi64((long long)f->threshold);
+  size_t kept = 0;
+  uint32_t a = from;
+  for (; end - a >= 8; a += 8) {
+    __m512i x = _mm512_srl_epi64(_mm512_loadu_si512(addr + a), shift);
+    x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 30));
+    x = _mm512_mullo_epi64(x, k1);
+    x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 27));
+    x = _mm512_mullo_epi64(x, k2);
+    x = _mm512_and_si512(_mm512_xor_si512(x, _mm512_srli_epi64(x, 31)), mask);
+    for (unsigned lanes = _mm512_cmplt_epu64_mask(x, threshold); lanes;
+         lanes &= lanes - 1)
+      index[kept++] = a + (uint32_t)__builtin_ctz(lanes);
+  }
+  return kept + keep_baseline(f, addr, a, end, index + kept);
+}
 #endif
 
 size_t sample_keep_indices(const struct sample_filter *f, const uint64_t *addr,
                            uint32_t from, uint32_t end, uint32_t *index,
-                           int vector) {
+                           enum sample_code code) {
 #if defined(__x86_64__)
-  if (vector && __builtin_cpu_supports("avx2"))
+  if (code >= SAMPLE_AVX512 && __builtin_cpu_supports("avx512f") &&
+      __builtin_cpu_supports("avx512dq"))
+    return keep_avx512(f, addr, from, end, index);
+  if (code >= SAMPLE_AVX2 && __builtin_cpu_supports("avx2"))
     return keep_avx2(f, addr, from, end, index);
 #endif
-  (void)vector;
+  (void)code;
   return keep_baseline(f, addr, from, end, index);
 }
 
-/* The filter hashes every access (four at a time where the processor
- * can): that costs less than remembering verdicts, whose misses the
+/* The filter hashes every access (four or eight at a time where the
+ * processor can): that costs less than remembering verdicts, whose misses the
  * branch predictor cannot learn (performance.md "Sampled 1%: the spatial
  * filter").
  * The indices of the kept accesses go to dst->site, which has room for
@@ -112,7 +143,8 @@ int sample_filter_batch(struct event_batch *dst, const struct event_batch *src,
   if (event_batch_share_instances(dst, src, first[n] - first[0]))
     return -1;
   uint32_t *index = dst->site;
-  size_t kept = sample_keep_indices(f, src->addr, first[0], first[n], index, 1);
+  size_t kept =
+      sample_keep_indices(f, src->addr, first[0], first[n], index, SAMPLE_BEST);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     while (k < kept && index[k] < first[i])

@@ -40,12 +40,20 @@ static inline int sample_keep(const struct sample_filter *f, uint64_t addr) {
           ((UINT64_C(1) << SAMPLE_HASH_BITS) - 1)) < f->threshold;
 }
 
+/* The code that hashes the accesses: the scalar code, or up to the
+ * vector variant named, the best the processor has (x86-64). */
+enum sample_code {
+  SAMPLE_SCALAR,
+  SAMPLE_AVX2,   /* four hashes at a time */
+  SAMPLE_AVX512, /* eight, with AVX-512F and DQ */
+  SAMPLE_BEST = SAMPLE_AVX512
+};
+
 /* index[0..k) = the accesses a of addr[from, end) that f keeps, in
- * order; returns k.  With `vector`, the processor's vector variant where
- * there is one (AVX2 on x86-64), else the scalar code: the same indices. */
+ * order; returns k.  Every code gives the same indices. */
 size_t sample_keep_indices(const struct sample_filter *f, const uint64_t *addr,
                            uint32_t from, uint32_t end, uint32_t *index,
-                           int vector);
+                           enum sample_code code);
 
 /* dst holds every instance of src, shared with src (valid while src's
  * instances are: event_batch_share_instances), and only the accesses the

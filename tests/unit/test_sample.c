@@ -74,9 +74,10 @@ static void test_filter_keeps_hashed_blocks(void) {
   free(addrs);
 }
 
-/* Both variants of the index pass against the reference, from every
- * start modulo 4 and to every end modulo 4 (the vector code's tails), at
- * a rate high enough that every lane keeps some. */
+/* Every code of the index pass (those the processor lacks fall back to
+ * the scalar code) against the reference, from every start modulo 4 and
+ * to every end modulo 8 (the vector codes' tails), at a rate high enough
+ * that every lane keeps some. */
 static void test_keep_indices_variants(void) {
   enum { N = 4099 };
   uint64_t *addrs = malloc(N * sizeof *addrs);
@@ -85,10 +86,11 @@ static void test_keep_indices_variants(void) {
     addrs[a] = test_rng() & 0xffffffff8;
   struct sample_filter f;
   sample_filter_init(&f, 0.3, 6);
-  for (int vector = 0; vector < 2; vector++)
+  for (int code = SAMPLE_SCALAR; code <= SAMPLE_BEST; code++)
     for (uint32_t from = 0; from < 4; from++)
-      for (uint32_t end = N - 3; end <= N; end++) {
-        size_t kept = sample_keep_indices(&f, addrs, from, end, index, vector),
+      for (uint32_t end = N - 7; end <= N; end++) {
+        size_t kept = sample_keep_indices(&f, addrs, from, end, index,
+                                          (enum sample_code)code),
                k = 0;
         for (uint32_t a = from; a < end; a++)
           if (kept_by_reference(addrs[a], 6, f.rate)) {
