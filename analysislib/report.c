@@ -438,7 +438,10 @@ static json_object *build_result(int complete, int signal, int last) {
    * total's are built, so at most one of those copies is alive at once.
    * Regions before functions: in the last result their states are freed
    * there (regions_json). */
-  json_object *regions = regions_json(n_blocks, last);
+  /* Not after a fatal signal: freeing and trimming take the heap's locks,
+   * one of which the interrupted thread may hold (malloc_trim waited for
+   * it forever; e2e/signal-fatal-malloc.test). */
+  json_object *regions = regions_json(n_blocks, last && !signal);
   json_object *functions = functions_json(n_blocks, n_functions);
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
     struct aggregate ta;
