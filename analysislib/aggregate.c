@@ -73,11 +73,16 @@ static int branch_in_function(uint32_t branch, void *arg) {
   return pisa_blocks[branch].source == *(uint32_t *)arg;
 }
 
-/* The filter of a's branch table: which of its contexts are a's (NULL:
- * all), and its argument. */
+/* The filter that keeps the contexts of *function's branches (NULL, all
+ * of them, for PROGRAM_NONE), and its argument. */
+static branch_keep function_filter(const uint32_t *function, void **arg) {
+  *arg = (void *)function; /* read only */
+  return *function == PROGRAM_NONE ? NULL : branch_in_function;
+}
+
+/* The filter of a's branch table: which of its contexts are a's. */
 static branch_keep branch_filter(const struct aggregate *a, void **arg) {
-  *arg = (void *)&a->branch_function; /* read only */
-  return a->branch_function == PROGRAM_NONE ? NULL : branch_in_function;
+  return function_filter(&a->branch_function, arg);
 }
 
 /* dst's own copy of a borrowed branch table, before dst changes (a thread
@@ -113,8 +118,9 @@ static void add_branches(struct aggregate *a, const struct branch_stats *b,
   }
   if (a->branch_borrowed)
     own_branch(a);
-  branch_merge(&a->branch, b,
-               function == PROGRAM_NONE ? NULL : branch_in_function, &function);
+  void *arg;
+  branch_keep keep = function_filter(&function, &arg);
+  branch_merge(&a->branch, b, keep, arg);
 }
 
 PISA_HIDDEN struct json_object *
