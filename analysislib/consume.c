@@ -1143,7 +1143,7 @@ PISA_HIDDEN void pisa_consume_group(struct pisa_thread *t,
       [PISA_CONSUME_BRANCH] = consume_branch_group,
       [PISA_CONSUME_SPACE] = consume_space,
   };
-  if (!(pisa_consume_groups() & (1u << group)))
+  if (!(pisa_consume_groups() & (1u << group)) || pisa_memory_exhausted())
     return;
   unsigned account = budget_enter(pisa_group_account(group));
   follow_budget(t, group);

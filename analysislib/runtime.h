@@ -67,8 +67,13 @@ struct pisa_reuse_pair {
   struct reuse_histograms *h;
 };
 
-/* A decoded batch and the workers still reading it (workers.c). */
-#define PISA_BATCH_SLOTS 4
+/* A decoded batch and the workers still reading it (workers.c).  With
+ * workers, the program's thread decodes into the next free of 16 slots,
+ * so a worker that falls behind for a while (it is descheduled, or one
+ * batch is dearer than the rest) does not stop the program's thread:
+ * 4 slots made both threads wait for each other (docs/performance.md,
+ * "Sixteen batch slots").  Inline, one slot serves. */
+#define PISA_BATCH_SLOTS 16
 struct pisa_batch_slot {
   struct event_batch batch;
   unsigned pending; /* atomic */

@@ -142,6 +142,10 @@ PISA_HIDDEN void pisa_workers_wait(struct pisa_thread *t) {
 }
 
 PISA_HIDDEN unsigned pisa_workers_free_slot(struct pisa_thread *t) {
+  if (!workers_running() || __atomic_load_n(&inline_mode, __ATOMIC_ACQUIRE)) {
+    pisa_workers_wait(t); /* slots handed to workers before */
+    return 0;             /* analysed here: one slot is enough */
+  }
   unsigned slot = t->next_slot;
   t->next_slot = (slot + 1) % PISA_BATCH_SLOTS;
   wait_slot(t, slot);
