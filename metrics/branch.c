@@ -12,7 +12,9 @@
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-enum { GLOBAL = 1, LOCAL = 2 }; /* struct branch_context's table; 0: free */
+/* struct branch_context's table; 0: free.  PENDING marks a context not yet
+ * moved while the table grows. */
+enum { GLOBAL = 1, LOCAL = 2, PENDING = 4 };
 
 /* The outcome of one branch after a history of `depth` symbols (the
  * longest length analysed, or fewer at the start). */
@@ -53,17 +55,39 @@ static struct branch_context *find_slot(struct branch_context *contexts,
   return &contexts[i];
 }
 
+/* Doubles the table where it stands and moves every context to its place
+ * under the new size.  realloc remaps a large table rather than copying
+ * it, so the old and the new table are never resident together (a fresh
+ * table beside the old one took half as much memory again at each doubling:
+ * docs/metrics-implementation.md "Branch behaviour").  The move is in
+ * place: every context is marked pending, then each pending one goes to
+ * the first slot of its probe sequence that is free or pending, trading
+ * places with a pending one.  A placed context's probe sequence then
+ * crosses placed contexts only, which never move again, so it is found. */
 static int grow(struct branch_stats *s) {
-  size_t capacity = s->capacity ? 2 * s->capacity : 1024;
-  struct branch_context *fresh = calloc(capacity, sizeof *fresh);
-  if (!fresh)
+  size_t old = s->capacity, capacity = old ? 2 * old : 1024,
+         mask = capacity - 1;
+  struct branch_context *c = realloc(s->contexts, capacity * sizeof *c);
+  if (!c)
     return -1;
-  for (size_t i = 0; i < s->capacity; i++)
-    if (s->contexts[i].table)
-      *find_slot(fresh, capacity, &s->contexts[i]) = s->contexts[i];
-  free(s->contexts);
-  budget_charge(budget_current(), (capacity - s->capacity) * sizeof *fresh);
-  s->contexts = fresh;
+  memset(c + old, 0, (capacity - old) * sizeof *c);
+  for (size_t i = 0; i < old; i++)
+    if (c[i].table)
+      c[i].table |= PENDING;
+  for (size_t i = 0; i < old; i++)
+    while (c[i].table & PENDING) {
+      c[i].table &= (uint8_t)~PENDING;
+      size_t p = context_hash(&c[i]) & mask;
+      while (p != i && c[p].table && !(c[p].table & PENDING))
+        p = (p + 1) & mask;
+      if (p == i)
+        break;
+      struct branch_context moved = c[p];
+      c[p] = c[i];
+      c[i] = moved; /* free, or a pending context to place next */
+    }
+  budget_charge(budget_current(), (capacity - old) * sizeof *c);
+  s->contexts = c;
   s->capacity = capacity;
   return 0;
 }
