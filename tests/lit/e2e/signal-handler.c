@@ -4,10 +4,13 @@
 // item 2: it used to wait for the lock the interrupted decoder held, and
 // hung).  Ten runs, each under a 60 s timeout: each ends, with the
 // program's own output (16 passes over 65536 ints: sum 1048576, and at
-// least one alarm) and status, and a complete document that lists the
-// handler.  The handler's counts are a lower bound (docs/reliability.md: an
-// alarm that lands inside a block loses its records to the interrupted
-// block), so its stores are required in one run of the ten, not in each.
+// least one alarm) and status, and a complete document.  The handler's
+// counts are a lower bound (docs/reliability.md: an alarm that lands
+// inside a block loses its records to the interrupted block; of about 210
+// alarms a run counts 0 to 4 in full), so the handler and a store of it
+// are required in one run of the ten, not in each: in one run of the
+// whole suite one of the ten counted none of its records, and then the
+// document does not list it.
 // RUN: %pisa-cc -O1 -o %t %s
 // RUN: sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do \
 // RUN:   timeout -s KILL 60 %pisa-char -q --force -o %t.$i.json %t > %t.out \
@@ -17,8 +20,8 @@
 // RUN:   docs = [json.load(open('%t.%%d.json' %% i)) for i in range(1, 11)]; \
 // RUN:   assert all(d['complete'] is True and d['program']['exit_status'] == 0 for d in docs); \
 // RUN:   handler = [[f for f in d['functions'] if f['name'] == 'on_alarm'] for d in docs]; \
-// RUN:   assert all(len(h) == 1 for h in handler), 'on_alarm missing'; \
-// RUN:   assert any(h[0]['memory_accesses']['stores'] >= 1 for h in handler), 'no run counted a store of on_alarm'"
+// RUN:   assert all(len(h) <= 1 for h in handler), 'on_alarm listed twice'; \
+// RUN:   assert any(h and h[0]['memory_accesses']['stores'] >= 1 for h in handler), 'no run counted a store of on_alarm'"
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
