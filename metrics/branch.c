@@ -12,20 +12,28 @@
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-/* struct branch_context's table; 0: free.  PENDING marks a context not yet
- * moved while the table grows. */
-enum { GLOBAL = 1, LOCAL = 2, PENDING = 4 };
+/* struct branch_context's table: GLOBAL or LOCAL, 0 when the slot is
+ * free, with flags.  PENDING marks a context not yet moved while the table
+ * grows; FULL one whose count reached UINT32_MAX: no lookup finds it again
+ * (a key never has FULL), so the context's further executions are counted
+ * in another slot, and the summaries add the two up as they add up the
+ * contexts that are equal once cut to a shorter history. */
+enum { GLOBAL = 1, LOCAL = 2, SIDE = 3, PENDING = 4, FULL = 8 };
 
 /* The outcome of one branch after a history of `depth` symbols (the
- * longest length analysed, or fewer at the start). */
-struct branch_context {
+ * longest length analysed, or fewer at the start).  20 bytes: a 32-bit
+ * count (FULL above) and 4-byte alignment instead of 24 bytes with a
+ * 64-bit count, a sixth less for the largest state of many runs
+ * (docs/metrics-implementation.md "Branch behaviour"). */
+struct __attribute__((packed, aligned(4))) branch_context {
   uint64_t history; /* newest symbol lowest */
   uint32_t branch;
   uint16_t outcome;
   uint8_t depth;
   uint8_t table;
-  uint64_t count;
+  uint32_t count;
 };
+_Static_assert(sizeof(struct branch_context) == 20, "a context is 20 bytes");
 
 /* A branch's own history, for local contexts. */
 struct branch_local {
@@ -35,7 +43,7 @@ struct branch_local {
 
 static uint64_t context_hash(const struct branch_context *c) {
   uint64_t tag = ((uint64_t)c->branch << 32) | ((uint64_t)c->outcome << 16) |
-                 ((uint64_t)c->depth << 8) | c->table;
+                 ((uint64_t)c->depth << 8) | (c->table & SIDE);
   return u64map_hash(c->history ^ u64map_hash(tag));
 }
 
@@ -92,20 +100,30 @@ static int grow(struct branch_stats *s) {
   return 0;
 }
 
-/* Adds key->count to the context of key.  The table doubles before it is
- * more than 3/4 full (docs/metrics-implementation.md "Branch behaviour"). */
-static void add(struct branch_stats *s, const struct branch_context *key) {
-  if (4 * (s->used + 1) > 3 * s->capacity && grow(s)) {
-    s->out_of_memory = 1;
-    return;
+/* Adds from->count to the context of from (whose flags do not matter).
+ * The table doubles before it is more than 3/4 full
+ * (docs/metrics-implementation.md "Branch behaviour"); a count that
+ * reaches UINT32_MAX is FULL and the rest goes on in a new slot. */
+static void add(struct branch_stats *s, const struct branch_context *from) {
+  struct branch_context key = *from;
+  key.table &= SIDE;
+  for (uint32_t n = key.count; n;) {
+    if (4 * (s->used + 1) > 3 * s->capacity && grow(s)) {
+      s->out_of_memory = 1;
+      return;
+    }
+    struct branch_context *c = find_slot(s->contexts, s->capacity, &key);
+    if (!c->table) {
+      *c = key;
+      c->count = 0;
+      s->used++;
+    }
+    uint32_t room = UINT32_MAX - c->count, take = n < room ? n : room;
+    c->count += take;
+    n -= take;
+    if (c->count == UINT32_MAX)
+      c->table |= FULL;
   }
-  struct branch_context *c = find_slot(s->contexts, s->capacity, key);
-  if (!c->table) {
-    *c = *key;
-    c->count = 0;
-    s->used++;
-  }
-  c->count += key->count;
 }
 
 int branch_init(struct branch_stats *s, const unsigned *histories, size_t n) {
@@ -252,7 +270,7 @@ int branch_merge(struct branch_stats *dst, const struct branch_stats *src,
  * then gives length h's order.  So the contexts are sorted once for all
  * lengths, in linear passes, instead of once per length.  What is sorted
  * is the contexts' positions in the table (4 bytes each, two arrays),
- * not copies of them (24 bytes each): the summaries of a large table then
+ * not copies of them (20 bytes each): the summaries of a large table then
  * need a sixth of its size beside it, not twice its size
  * (docs/metrics-implementation.md "Branch behaviour"). */
 
@@ -410,7 +428,7 @@ static void kept_positions(const struct branch_stats *s, branch_keep keep,
       continue;
     if (n[0] + n[1] == s->used) /* s->used counts every context: never */
       break;
-    if (c[i].table == GLOBAL)
+    if ((c[i].table & SIDE) == GLOBAL)
       at[n[0]++] = (uint32_t)i;
     else
       at[s->used - ++n[1]] = (uint32_t)i;

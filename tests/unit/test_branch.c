@@ -384,6 +384,41 @@ static void test_json_and_bad_init(void) {
   branch_free(&s);
 }
 
+/* Counts past 32 bits: a context's slot holds up to UINT32_MAX and the
+ * rest is counted in another slot.  One table of a branch taken one time
+ * in four (2^22 executions: four contexts of 2^20 at the longest history
+ * in each table), merged K times into another: every count is K times as
+ * large, 8.6e9 at the longest history, past 2^32.  The figures are ratios
+ * of counts, so they must be those of the one table; the executions must
+ * be K times its (a count capped or wrapped at 32 bits is not), and the
+ * contexts that passed 2^32 must have gone on in slots of their own. */
+static void test_counts_past_32_bits(void) {
+  enum { N = 1 << 22, K = 8200 };
+  struct branch_stats one, all;
+  branch_init(&one, Histories, NH);
+  branch_init(&all, Histories, NH);
+  for (uint32_t i = 0; i < N; i++)
+    branch_record(&one, 7, (i & 3) == 0);
+  for (int k = 0; k < K; k++)
+    EXPECT(branch_merge(&all, &one, NULL, NULL) == 0);
+  struct branch_summary a, b;
+  EXPECT(branch_summarize(&one, &a) == 0);
+  EXPECT(branch_summarize(&all, &b) == 0);
+  EXPECT(a.executed == N);
+  EXPECT(b.executed == (uint64_t)K * N);
+  CLOSE(a.entropy, -(0.25 * log2(0.25) + 0.75 * log2(0.75)));
+  CLOSE(b.entropy, a.entropy);
+  for (int i = 0; i < NH; i++) {
+    CLOSE(b.global_entropy[i], a.global_entropy[i]);
+    CLOSE(b.global_miss[i], a.global_miss[i]);
+    CLOSE(b.local_entropy[i], a.local_entropy[i]);
+    CLOSE(b.local_miss[i], a.local_miss[i]);
+  }
+  EXPECT(all.used > one.used); /* the full contexts went on elsewhere */
+  branch_free(&one);
+  branch_free(&all);
+}
+
 int main(void) {
   RUN(test_alternating);
   RUN(test_loop_and_alternating);
@@ -392,5 +427,6 @@ int main(void) {
   RUN(test_entropy_sum_order);
   RUN(test_merge_filtered);
   RUN(test_json_and_bad_init);
+  RUN(test_counts_past_32_bits);
   return check_summary();
 }
