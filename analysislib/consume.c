@@ -31,6 +31,16 @@ _Static_assert(REUSE_COLD == LOCALITY_COLD_BIN &&
 
 PISA_HIDDEN const unsigned pisa_branch_histories[6] = {1, 2, 4, 8, 12, 16};
 
+/* Sampled runs: the thresholds of the branch lengths above
+ * BRANCH_EXACT_HISTORY, shared by every table of the process; a table
+ * keeps at most PISA_BRANCH_SAMPLED_CONTEXTS contexts of each such length
+ * (docs/metrics-implementation.md "Branch behaviour"). */
+#define PISA_BRANCH_SAMPLED_CONTEXTS ((size_t)1 << 17)
+PISA_HIDDEN struct branch_sampling pisa_branch_sampling = {
+    .threshold = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
+                  UINT64_MAX, UINT64_MAX, UINT64_MAX},
+    .cap = PISA_BRANCH_SAMPLED_CONTEXTS};
+
 /* An array of counts grown to at least `needed` entries, the new ones 0. */
 static int grow_counts(uint64_t **counts, uint32_t *capacity, uint32_t needed) {
   uint32_t cap = *capacity ? *capacity : 1024;
@@ -632,6 +642,8 @@ static void add_branches(struct branch_stats **stats,
       return;
     }
     branch_init(*stats, pisa_branch_histories, 6);
+    if (sampled())
+      branch_set_sampling(*stats, &pisa_branch_sampling);
   }
   branch_add_events(*stats, &pisa_program, b);
 }

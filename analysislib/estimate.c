@@ -217,6 +217,24 @@ static uint64_t space_units(const struct aggregate *totals, unsigned shift) {
   return units;
 }
 
+/* The branch lengths sampled by context in a sampled run, each with the
+ * share of its (branch, history) contexts kept. */
+static json_object *history_rates_json(void) {
+  json_object *a = json_object_new_array();
+  for (size_t i = 0; i < 6; i++) {
+    if (pisa_branch_histories[i] <= BRANCH_EXACT_HISTORY)
+      continue;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "history",
+                           json_object_new_int((int)pisa_branch_histories[i]));
+    json_object_object_add(
+        o, "rate",
+        json_object_new_double(branch_sampling_rate(&pisa_branch_sampling, i)));
+    json_object_array_add(a, o);
+  }
+  return a;
+}
+
 /* Family f's entry: its method, rate and error estimate (the relative
  * standard error of a count scaled from n sampled units,
  * sqrt((1 - rate) / n), and for entropy the bits that error moves log2 N
@@ -234,6 +252,8 @@ static json_object *family_json(unsigned f, const struct aggregate *totals) {
                      bit & PISA_FAMILY(ENTROPY) ? 1 / M_LN2 : 1);
   else
     o = temporal_json(g);
+  if (bit == PISA_FAMILY(BRANCH) && pisa_sampled())
+    json_object_object_add(o, "history_rates", history_rates_json());
   pisa_fallback_json(f, o);
   return o;
 }

@@ -262,5 +262,6 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t);
 PISA_HIDDEN void pisa_region_free_state(struct pisa_thread *t, uint32_t id);
 /* History lengths of the branch family (docs/metrics.md). */
 PISA_HIDDEN extern const unsigned pisa_branch_histories[6];
+PISA_HIDDEN extern struct branch_sampling pisa_branch_sampling;
 
 #endif

@@ -29,7 +29,30 @@ struct json_object;
 struct branch_context; /* one (table, branch, history, outcome) count */
 struct branch_local;   /* one branch's own history */
 
+/* Sampled runs: the contexts of the histories longer than
+ * BRANCH_EXACT_HISTORY symbols are kept only when a hash of (global or
+ * local, branch, history cut to that length) is below the length's
+ * threshold, which halves whenever one table holds more than `cap`
+ * contexts of that length; the shorter lengths stay exact.  One per
+ * process, shared by its tables (the thresholds only go down, atomically),
+ * so that merged tables and their summaries use one sample
+ * (docs/metrics-implementation.md "Branch behaviour"). */
+#define BRANCH_EXACT_HISTORY 8
+struct branch_sampling {
+  uint64_t threshold[BRANCH_MAX_HISTORIES]; /* by length index; atomic */
+  size_t cap;
+};
+void branch_sampling_init(struct branch_sampling *g, size_t cap);
+/* The share of (branch, history) contexts kept for length index i (1 for
+ * the exact lengths). */
+double branch_sampling_rate(const struct branch_sampling *g, size_t i);
+
 struct branch_stats {
+  struct branch_sampling *sampling;    /* NULL: every length exact */
+  size_t n_long[BRANCH_MAX_HISTORIES]; /* sampled contexts, by length */
+  /* sampled: executions per (branch, side, length), exact */
+  uint64_t *executed;
+  size_t n_executed; /* branches covered */
   size_t n_histories;
   unsigned histories[BRANCH_MAX_HISTORIES]; /* increasing, 1..16 */
   uint64_t global;                          /* newest outcome lowest */
@@ -46,6 +69,13 @@ struct branch_stats {
  * increasing).  Returns 0, or -1 for bad lengths. */
 int branch_init(struct branch_stats *s, const unsigned *histories, size_t n);
 void branch_free(struct branch_stats *s);
+/* Empty statistics whose lengths above BRANCH_EXACT_HISTORY are sampled
+ * under g (a merge into statistics without sampling takes src's). */
+void branch_set_sampling(struct branch_stats *s, struct branch_sampling *g);
+/* Whether the sampled context (global or local, branch, history cut to
+ * the length of index i) is kept under g's threshold now. */
+int branch_sampled_context(const struct branch_stats *s, int local,
+                           uint32_t branch, uint64_t history, size_t i);
 
 /* One executed conditional branch (a static id, dense from 0: the local
  * histories are an array indexed by it) and its outcome: 0/1 for a two-way

@@ -23,6 +23,28 @@ struct ref_context {
 
 static uint32_t symbol(uint32_t o) { return o < 15 ? o : 15; }
 
+/* The executions the last reference counted. */
+static uint64_t ref_total;
+
+/* When set, the reference takes only the contexts of lengths above
+ * BRANCH_EXACT_HISTORY that these sampled statistics keep. */
+static const struct branch_stats *sampled_by;
+
+/* Whether sampled_by keeps the context (local, branch, hist[0..h)) of
+ * length h: the history as the table packs it, newest symbol lowest. */
+static int kept_by_sample(int local, uint32_t branch, const uint32_t *hist,
+                          unsigned h) {
+  if (!sampled_by || h <= BRANCH_EXACT_HISTORY)
+    return 1;
+  uint64_t history = 0;
+  for (unsigned k = 0; k < h; k++)
+    history |= (uint64_t)hist[k] << (4 * k);
+  size_t i = 0;
+  while (Histories[i] != h)
+    i++;
+  return branch_sampled_context(sampled_by, local, branch, history, i);
+}
+
 /* Conditional entropy and ideal miss rate for history h (0 = plain) over
  * the events whose branch `counted` accepts; global or local history. */
 static void reference(const uint32_t *br, const uint32_t *oc, size_t n,
@@ -37,7 +59,8 @@ static void reference(const uint32_t *br, const uint32_t *oc, size_t n,
     for (size_t j = i; j-- > 0 && have < h;) /* walk back through the past */
       if (!local || br[j] == br[i])
         hist[have++] = symbol(oc[j]);
-    if (have < h || (counted && !counted(br[i])))
+    if (have < h || (counted && !counted(br[i])) ||
+        !kept_by_sample(local, br[i], hist, h))
       continue;
     size_t k = 0;
     while (k < nctx && !(ctx[k].branch == br[i] && ctx[k].outcome == oc[i] &&
@@ -77,6 +100,7 @@ static void reference(const uint32_t *br, const uint32_t *oc, size_t n,
   }
   *entropy = total ? sum / total : 0;
   *miss = total ? (double)(total - hits) / total : 0;
+  ref_total = total;
   free(ctx);
 }
 
@@ -384,6 +408,89 @@ static void test_json_and_bad_init(void) {
   branch_free(&s);
 }
 
+/* Sampled lengths (branch_set_sampling): with a cap no table reaches,
+ * every figure is the exact one; with a cap of 150 contexts per length
+ * the thresholds of 12 and 16 halve, the lengths up to 8 stay exact, and
+ * each sampled length's figures are the brute force's terms over the
+ * contexts its threshold keeps, divided by the rate times all the
+ * executions of that length (Horvitz-Thompson).  Two tables share the
+ * thresholds: a merge of both counts every execution twice. */
+static void compare_sampled(const struct branch_stats *s,
+                            const struct branch_sampling *g, const uint32_t *br,
+                            const uint32_t *oc, size_t n) {
+  struct branch_summary sum;
+  EXPECT(branch_summarize(s, &sum) == 0);
+  for (int i = 0; i < NH; i++)
+    for (int local = 0; local < 2; local++) {
+      double h, m, rate = branch_sampling_rate(g, (size_t)i);
+      sampled_by = NULL;
+      reference(br, oc, n, Histories[i], local, NULL, &h, &m);
+      uint64_t all = ref_total;
+      sampled_by = s;
+      reference(br, oc, n, Histories[i], local, NULL, &h, &m);
+      double scale = all ? (double)ref_total / (rate * (double)all) : 0;
+      CLOSE(local ? sum.local_entropy[i] : sum.global_entropy[i], h * scale);
+      CLOSE(local ? sum.local_miss[i] : sum.global_miss[i], m * scale);
+    }
+  sampled_by = NULL;
+}
+
+static void test_sampled_lengths(void) {
+  enum { N = 3000 };
+  uint32_t br[N], oc[N];
+  for (int i = 0; i < N; i++) {
+    br[i] = (uint32_t)(test_rng() % 40);
+    oc[i] = br[i] == 39 ? (uint32_t)(test_rng() % 20)
+                        : (uint32_t)(test_rng() % 3 == 0);
+  }
+  static const size_t Caps[] = {(size_t)1 << 40, 150};
+  for (int t = 0; t < 2; t++) {
+    struct branch_sampling g;
+    branch_sampling_init(&g, Caps[t]);
+    struct branch_stats s;
+    branch_init(&s, Histories, NH);
+    branch_set_sampling(&s, &g);
+    record_all(&s, br, oc, N);
+    if (!t) {
+      sampled_by = &s;
+      compare_with_reference(&s, br, oc, N, NULL);
+    } else
+      compare_sampled(&s, &g, br, oc, N);
+    for (size_t i = 0; i < NH; i++) {
+      double rate = branch_sampling_rate(&g, i);
+      if (Histories[i] <= BRANCH_EXACT_HISTORY || !t)
+        EXPECT(rate == 1.0);
+      else
+        EXPECT(rate < 1.0 && rate > 0 && s.n_long[i] <= 150);
+    }
+    /* the same events split in two tables, merged */
+    struct branch_stats a, b, m;
+    branch_init(&a, Histories, NH);
+    branch_init(&b, Histories, NH);
+    branch_init(&m, Histories, NH);
+    branch_set_sampling(&a, &g);
+    branch_set_sampling(&b, &g);
+    record_all(&a, br, oc, N);
+    record_all(&b, br, oc, N);
+    EXPECT(branch_merge(&m, &a, NULL, NULL) == 0);
+    EXPECT(branch_merge(&m, &b, NULL, NULL) == 0);
+    struct branch_summary one, two;
+    EXPECT(branch_summarize(&s, &one) == 0);
+    EXPECT(branch_summarize(&m, &two) == 0);
+    EXPECT(two.executed == 2 * one.executed);
+    if (!t) /* one sample: twice the counts, the same ratios */
+      for (int i = 0; i < NH; i++) {
+        CLOSE(two.global_entropy[i], one.global_entropy[i]);
+        CLOSE(two.local_miss[i], one.local_miss[i]);
+      }
+    sampled_by = NULL;
+    branch_free(&s);
+    branch_free(&a);
+    branch_free(&b);
+    branch_free(&m);
+  }
+}
+
 /* Counts past 32 bits: a context's slot holds up to UINT32_MAX and the
  * rest is counted in another slot.  One table of a branch taken one time
  * in four (2^22 executions: four contexts of 2^20 at the longest history
@@ -428,5 +535,6 @@ int main(void) {
   RUN(test_merge_filtered);
   RUN(test_json_and_bad_init);
   RUN(test_counts_past_32_bits);
+  RUN(test_sampled_lengths);
   return check_summary();
 }

@@ -12,6 +12,8 @@
 // that over ln 2 in bits), which are below 0.05; the miss ratios (8192
 // sampled 512-byte units) within 0.005.  The loop is the same in every
 // burst, so ILP and BBLP from bursts are within 5% of the exact run's.
+// A program this small never fills a branch table: the histories of 12
+// and 16 outcomes keep every context (history_rates 1).
 // config.sampling names the families and their methods.
 // RUN: %pisa-cc -O1 -fno-vectorize -fno-unroll-loops -o %t %s
 // RUN: %pisa-char -q --force -o %t.exact.json %t
@@ -24,6 +26,7 @@
 // RUN:   "[d['config']['sampling']['families'][f]['method'] for f in ('branch', 'ilp', 'bblp')] == ['temporal'] * 3" \
 // RUN:   "d['config']['sampling']['families']['footprint']['unit_bytes'] == 4096" \
 // RUN:   "d['config']['sampling']['families']['reuse']['unit_bytes'] == 512" \
+// RUN:   "d['config']['sampling']['families']['branch']['history_rates'] == [{'history': 12, 'rate': 1}, {'history': 16, 'rate': 1}]" \
 // RUN:   "d['totals']['instruction_mix'] == load('%t.exact.json')['totals']['instruction_mix']" \
 // RUN:   "d['totals']['memory_accesses'] == load('%t.exact.json')['totals']['memory_accesses']" \
 // RUN:   "fn('twice')['instruction_mix'] == [f for f in load('%t.exact.json')['functions'] if f['name'] == 'twice'][0]['instruction_mix']" \
