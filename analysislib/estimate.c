@@ -221,7 +221,8 @@ static uint64_t space_units(const struct aggregate *totals, unsigned shift) {
  * share of its (branch, history) contexts kept. */
 static json_object *history_rates_json(void) {
   json_object *a = json_object_new_array();
-  for (size_t i = 0; i < 6; i++) {
+  size_t n = sizeof pisa_branch_histories / sizeof *pisa_branch_histories;
+  for (size_t i = 0; i < n; i++) {
     if (pisa_branch_histories[i] <= BRANCH_EXACT_HISTORY)
       continue;
     json_object *o = json_object_new_object();
