@@ -63,11 +63,14 @@ static struct branch_context *find_slot(struct branch_context *contexts,
   return &contexts[i];
 }
 
-/* Moves every context marked PENDING to its place in the table
- * c[0..capacity), in place (grow's second half). */
-static void place_pending(struct branch_context *c, size_t capacity,
-                          size_t scan) {
+/* Moves every context of c[0..scan) to its place in the table
+ * c[0..capacity), in place (grow below says how). */
+static void rehash_in_place(struct branch_context *c, size_t capacity,
+                            size_t scan) {
   size_t mask = capacity - 1;
+  for (size_t i = 0; i < scan; i++)
+    if (c[i].table)
+      c[i].table |= PENDING;
   for (size_t i = 0; i < scan; i++)
     while (c[i].table & PENDING) {
       c[i].table &= (uint8_t)~PENDING;
@@ -97,10 +100,7 @@ static int grow(struct branch_stats *s) {
   if (!c)
     return -1;
   memset(c + old, 0, (capacity - old) * sizeof *c);
-  for (size_t i = 0; i < old; i++)
-    if (c[i].table)
-      c[i].table |= PENDING;
-  place_pending(c, capacity, old);
+  rehash_in_place(c, capacity, old);
   budget_charge(budget_current(), (capacity - old) * sizeof *c);
   s->contexts = c;
   s->capacity = capacity;
@@ -183,23 +183,34 @@ static unsigned longest(const struct branch_stats *s) {
   return n ? s->histories[n - 1] : 0;
 }
 
+/* Entry `branch` of an array of `size`-byte entries indexed by branch
+ * id, *array grown (new entries 0, charged to the budget) to cover it;
+ * NULL when out of memory. */
+static void *by_branch(void **array, size_t *n, size_t size, uint32_t branch) {
+  if (branch >= *n) {
+    size_t m = *n ? *n : 256;
+    while (m <= branch)
+      m *= 2;
+    char *a = realloc(*array, m * size);
+    if (!a)
+      return NULL;
+    memset(a + *n * size, 0, (m - *n) * size);
+    budget_charge(budget_current(), (m - *n) * size);
+    *array = a;
+    *n = m;
+  }
+  return (char *)*array + branch * size;
+}
+
 /* The local history of branch, the table grown to cover it; NULL when out
  * of memory.  Branch ids are static block ids, so the table is as large as
  * the program, not the run. */
 static struct branch_local *local_of(struct branch_stats *s, uint32_t branch) {
-  if (branch >= s->n_local) {
-    size_t n = s->n_local ? s->n_local : 256;
-    while (n <= branch)
-      n *= 2;
-    struct branch_local *l = realloc(s->local, n * sizeof *l);
-    if (!l)
-      return NULL;
-    memset(l + s->n_local, 0, (n - s->n_local) * sizeof *l);
-    budget_charge(budget_current(), (n - s->n_local) * sizeof *l);
-    s->local = l;
-    s->n_local = n;
-  }
-  return &s->local[branch];
+  void *local = s->local;
+  struct branch_local *l =
+      by_branch(&local, &s->n_local, sizeof *s->local, branch);
+  s->local = local;
+  return l;
 }
 
 /* Counts one outcome after a history of `seen` symbols (or more). */
@@ -230,10 +241,13 @@ static void shift_in(uint64_t *history, uint64_t *seen, uint64_t symbol) {
  * of one length, the threshold halves and the contexts above it leave
  * the table. */
 
-static uint64_t sample_hash(unsigned side, uint32_t branch, uint64_t history,
-                            unsigned h) {
-  return u64map_hash(history ^ u64map_hash(((uint64_t)branch << 32) |
-                                           ((uint64_t)h << 8) | side));
+/* The hash a (side, branch, history cut to h) is admitted by: that of
+ * its context with outcome 0, so every outcome of it goes together. */
+static uint64_t admission_hash(unsigned side, uint32_t branch, uint64_t history,
+                               unsigned h) {
+  struct branch_context key = {history,    branch,        0,
+                               (uint8_t)h, (uint8_t)side, 0};
+  return context_hash(&key);
 }
 
 static uint64_t threshold(const struct branch_stats *s, size_t i) {
@@ -254,7 +268,7 @@ static int kept_sample(const struct branch_stats *s,
                        const struct branch_context *c) {
   size_t i = length_index(s, c->depth);
   return i < s->n_histories &&
-         sample_hash(c->table & SIDE, c->branch, c->history, c->depth) <
+         admission_hash(c->table & SIDE, c->branch, c->history, c->depth) <
              threshold(s, i);
 }
 
@@ -276,8 +290,8 @@ void branch_set_sampling(struct branch_stats *s, struct branch_sampling *g) {
 int branch_sampled_context(const struct branch_stats *s, int local,
                            uint32_t branch, uint64_t history, size_t i) {
   unsigned h = s->histories[i];
-  return sample_hash(local ? LOCAL : GLOBAL, branch, history & history_mask(h),
-                     h) < threshold(s, i);
+  return admission_hash(local ? LOCAL : GLOBAL, branch,
+                        history & history_mask(h), h) < threshold(s, i);
 }
 
 /* Halves the threshold of length index i (for every table) until this
@@ -295,39 +309,25 @@ static void shrink(struct branch_stats *s, size_t i) {
     for (size_t k = 0; k < s->capacity; k++) {
       if (!c[k].table || c[k].depth <= BRANCH_EXACT_HISTORY)
         continue;
-      if (kept_sample(s, &c[k])) {
+      if (kept_sample(s, &c[k]))
         s->n_long[length_index(s, c[k].depth)]++;
-        c[k].table |= PENDING;
-      } else {
+      else {
         c[k].table = 0;
         s->used--;
       }
     }
-    for (size_t k = 0; k < s->capacity; k++) /* the rest move too */
-      if (c[k].table)
-        c[k].table |= PENDING;
-    place_pending(c, s->capacity, s->capacity);
+    rehash_in_place(c, s->capacity, s->capacity);
   } while (s->n_long[i] > s->sampling->cap && threshold(s, i));
 }
 
 /* The executions of `branch` by side and length (2 x n_histories
  * counts), the array grown to cover it; NULL when out of memory. */
 static uint64_t *executed_of(struct branch_stats *s, uint32_t branch) {
-  size_t stride = 2 * s->n_histories;
-  if (branch >= s->n_executed) {
-    size_t n = s->n_executed ? s->n_executed : 256;
-    while (n <= branch)
-      n *= 2;
-    uint64_t *e = realloc(s->executed, n * stride * sizeof *e);
-    if (!e)
-      return NULL;
-    memset(e + s->n_executed * stride, 0,
-           (n - s->n_executed) * stride * sizeof *e);
-    budget_charge(budget_current(), (n - s->n_executed) * stride * sizeof *e);
-    s->executed = e;
-    s->n_executed = n;
-  }
-  return s->executed + branch * stride;
+  void *executed = s->executed;
+  uint64_t *e = by_branch(&executed, &s->n_executed,
+                          2 * s->n_histories * sizeof *s->executed, branch);
+  s->executed = executed;
+  return e;
 }
 
 /* The sampled lengths' contexts of one outcome, and their executions,
@@ -347,7 +347,7 @@ static void add_sampled(struct branch_stats *s, uint8_t side, uint32_t branch,
       return;
     executed[i]++;
     uint64_t cut = history & history_mask(h);
-    if (sample_hash(side, branch, cut, h) >= threshold(s, i))
+    if (admission_hash(side, branch, cut, h) >= threshold(s, i))
       continue;
     struct branch_context key = {cut, branch, outcome, (uint8_t)h, side, 1};
     size_t before = s->used;
