@@ -74,9 +74,9 @@ AVX2 static size_t keep_avx2(const struct sample_filter *f,
     __m256i x = _mm256_srl_epi64(
         _mm256_loadu_si256((const __m256i *)(addr + a)), shift);
     x = _mm256_xor_si256(x, _mm256_srli_epi64(x, 30));
-    x = mul64(x, UINT64_C(0xbf58476d1ce4e5b9));
+    x = mul64(x, SAMPLE_HASH_K1);
     x = _mm256_xor_si256(x, _mm256_srli_epi64(x, 27));
-    x = mul64(x, UINT64_C(0x94d049bb133111eb));
+    x = mul64(x, SAMPLE_HASH_K2);
     x = _mm256_and_si256(_mm256_xor_si256(x, _mm256_srli_epi64(x, 31)), mask);
     unsigned lanes = (unsigned)_mm256_movemask_pd(
         _mm256_castsi256_pd(_mm256_cmpgt_epi64(threshold, x)));
@@ -94,8 +94,8 @@ AVX512 static size_t keep_avx512(const struct sample_filter *f,
                                  const uint64_t *addr, uint32_t from,
                                  uint32_t end, uint32_t *index) {
   const __m128i shift = _mm_cvtsi32_si128((int)f->shift);
-  const __m512i k1 = _mm512_set1_epi64((long long)UINT64_C(0xbf58476d1ce4e5b9)),
-                k2 = _mm512_set1_epi64((long long)UINT64_C(0x94d049bb133111eb)),
+  const __m512i k1 = _mm512_set1_epi64((long long)SAMPLE_HASH_K1),
+                k2 = _mm512_set1_epi64((long long)SAMPLE_HASH_K2),
                 mask = _mm512_set1_epi64((INT64_C(1) << SAMPLE_HASH_BITS) - 1),
                 threshold = _mm512_set1_epi64((long long)f->threshold);
   size_t kept = 0;

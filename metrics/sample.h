@@ -26,12 +26,15 @@ struct sample_filter {
  * rounded to a multiple of 2^-24 (at least one). */
 void sample_filter_init(struct sample_filter *f, double rate, unsigned shift);
 
-/* The splitmix64 finalizer: every input bit moves every output bit. */
+/* The splitmix64 finalizer: every input bit moves every output bit.
+ * Its multipliers are shared with the vector codes of sample.c. */
+#define SAMPLE_HASH_K1 UINT64_C(0xbf58476d1ce4e5b9)
+#define SAMPLE_HASH_K2 UINT64_C(0x94d049bb133111eb)
 static inline uint64_t sample_hash(uint64_t x) {
   x ^= x >> 30;
-  x *= UINT64_C(0xbf58476d1ce4e5b9);
+  x *= SAMPLE_HASH_K1;
   x ^= x >> 27;
-  x *= UINT64_C(0x94d049bb133111eb);
+  x *= SAMPLE_HASH_K2;
   return x ^ (x >> 31);
 }
 
