@@ -50,6 +50,7 @@ PISA_HIDDEN void pisa_aggregate_init(struct aggregate *a) {
   for (int c = 0; c < 3; c++)
     footprint_init(&a->class_footprint[c]);
   entropy_init(&a->entropy);
+  unit_counts_init(&a->units, pisa_config.sampling.space.shift);
   histograms_init(&a->reuse, pisa_config.line_sizes, pisa_config.n_line_sizes);
   burst_histograms_init(&a->reuse_bursts, pisa_config.n_line_sizes);
   branch_init(&a->branch, pisa_branch_histories, 6);
@@ -62,6 +63,7 @@ PISA_HIDDEN void pisa_aggregate_free(struct aggregate *a) {
   for (int c = 0; c < 3; c++)
     footprint_free(&a->class_footprint[c]);
   entropy_free(&a->entropy);
+  unit_counts_free(&a->units);
   if (!a->branch_borrowed)
     branch_free(&a->branch);
   pisa_names_free(&a->external);
@@ -140,6 +142,8 @@ PISA_HIDDEN void pisa_aggregate_merge(struct aggregate *dst,
     dst->class_refs[c] += src->class_refs[c];
   }
   entropy_merge(&dst->entropy, &src->entropy);
+  unit_counts_merge(&dst->units, &src->units);
+  dst->entropy_estimated = dst->footprint_scaled = 0;
   histograms_merge(&dst->reuse, &src->reuse);
   burst_histograms_merge(&dst->reuse_bursts, &src->reuse_bursts);
   void *arg;
@@ -230,6 +234,9 @@ static void add_fn_state(struct aggregate *a, const struct pisa_fn_state *fs) {
   }
   if (fs->entropy)
     entropy_merge(&a->entropy, fs->entropy);
+  if (fs->units)
+    unit_counts_merge(&a->units, fs->units);
+  a->entropy_estimated = a->footprint_scaled = 0; /* made from what is in */
 }
 
 /* The PBBLP of a function's blocks in one thread, merged into fa as

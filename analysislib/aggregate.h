@@ -13,6 +13,13 @@ struct aggregate {
   struct footprint class_footprint[3]; /* enum pisa_access_class */
   uint64_t class_refs[3];
   struct entropy_counts entropy;
+  struct unit_counts units; /* sampled runs: every unit's accesses */
+  /* The memory entropy estimate from the units, made once (estimate.c):
+   * 0 not yet, 1 made, -1 none (the units cannot give one). */
+  int entropy_estimated;
+  double entropy_estimate[ENTROPY_MAX_SHIFT + 1], entropy_error;
+  double footprint_scale; /* 0: not known yet (estimate.c) */
+  int footprint_scaled;
   struct reuse_histograms reuse;
   struct burst_histograms reuse_bursts; /* sampled: the windows' counts */
   struct branch_stats branch;

@@ -128,6 +128,14 @@ static struct pisa_fn_state *fn_state(struct pisa_thread *t, uint32_t fn) {
 
 static struct pisa_fn_state *state_metrics_create(struct pisa_fn_state *s);
 
+/* Whether the space states count their units (unit_counts.h): a run
+ * sampled from the start, with footprints or entropy. */
+static int units_counted(void) {
+  return pisa_config.sampling.rate < 1 &&
+         (pisa_config.families & (PISA_FAMILY(FOOTPRINT) |
+                                  PISA_FAMILY(CLASSES) | PISA_FAMILY(ENTROPY)));
+}
+
 /* The space state s (a function's or a region's) with its metrics for the
  * enabled families, created at its first use; NULL when memory ran out. */
 static struct pisa_fn_state *state_metrics(struct pisa_fn_state *s) {
@@ -152,6 +160,11 @@ static struct pisa_fn_state *state_metrics_create(struct pisa_fn_state *s) {
     if (!(s->entropy = malloc(sizeof *s->entropy)))
       return NULL;
     entropy_init(s->entropy);
+  }
+  if (units_counted() && !s->units) {
+    if (!(s->units = malloc(sizeof *s->units)))
+      return NULL;
+    unit_counts_init(s->units, pisa_config.sampling.space.shift);
   }
   return s;
 }
@@ -314,6 +327,54 @@ static void footprints(struct footprint *fps, const struct event_batch *b,
       footprint_add(&fps[cls[a]], addr[a], size[a]);
 }
 
+/* footprints() of the sampled accesses of a run that counts its units:
+ * each access clipped to its first unit, the one the filter sampled (the
+ * rest of a memcpy or memset is wide_units'). */
+static void footprints_clipped(struct footprint *fps,
+                               const struct event_batch *b, size_t first,
+                               size_t end, unsigned shift) {
+  const uint64_t *addr = b->addr, *size = b->size;
+  const uint8_t *cls = b->access_class;
+  const uint64_t unit = UINT64_C(1) << shift;
+  int classes = (pisa_config.families & PISA_FAMILY(CLASSES)) != 0;
+  for (size_t a = first; a < end; a++) {
+    uint64_t room = unit - (addr[a] & (unit - 1));
+    footprint_add(&fps[classes ? cls[a] : 0], addr[a],
+                  size[a] < room ? size[a] : room);
+  }
+}
+
+static void wide_units(struct pisa_fn_state *fs, const struct event_batch *b,
+                       size_t a);
+
+/* The memcpy and memset accesses of instance k, for the units they
+ * cover. */
+static void wide_accesses(struct pisa_fn_state *fs, const struct event_batch *b,
+                          size_t k) {
+  for (size_t a = b->first_access[k]; a < b->first_access[k + 1]; a++)
+    if (b->kind[a] & ACCESS_RUNTIME_BYTES)
+      wide_units(fs, b, a);
+}
+
+/* The units past the first that access a (a memcpy's or memset's) covers:
+ * touched in fs's units, and the pieces in sampled units in its
+ * footprint. */
+static void wide_units(struct pisa_fn_state *fs, const struct event_batch *b,
+                       size_t a) {
+  const struct sample_filter *f = &pisa_config.sampling.space;
+  uint64_t addr = b->addr[a], size = b->size[a], unit = UINT64_C(1) << f->shift;
+  if (!size || (addr & (unit - 1)) + size <= unit)
+    return;
+  uint64_t end = addr + size < addr ? UINT64_MAX : addr + size;
+  uint64_t from = (addr | (unit - 1)) + 1;
+  unit_counts_touch(fs->units, from >> f->shift, (end - 1) >> f->shift);
+  int classes = (pisa_config.families & PISA_FAMILY(CLASSES)) != 0;
+  for (; fs->footprint && from && from < end; from += unit)
+    if (sample_keep(f, from))
+      footprint_add(&fs->footprint[classes ? b->access_class[a] : 0], from,
+                    end - from < unit ? end - from : unit);
+}
+
 /* What instance k adds to its function's counts: indirect calls that ran
  * no instrumented code, bytes known only at run time. */
 static void instance_counts(struct pisa_fn_state *fs,
@@ -352,7 +413,9 @@ static size_t loop_run(const struct event_batch *b, size_t i) {
 static void accesses_of(struct pisa_fn_state *fs,
                         const struct event_batch *space, size_t i, size_t j) {
   size_t a = space->first_access[i], a_end = space->first_access[j];
-  if (fs->footprint)
+  if (fs->footprint && fs->units)
+    footprints_clipped(fs->footprint, space, a, a_end, fs->units->shift);
+  else if (fs->footprint)
     footprints(fs->footprint, space, a, a_end);
   if (fs->entropy && a < a_end)
     entropy_add_batch(fs->entropy, space->addr + a, a_end - a);
@@ -361,11 +424,19 @@ static void accesses_of(struct pisa_fn_state *fs,
 /* What instances [i, j) of b add to the space state fs: their counts from
  * b, the footprint and entropy of their accesses in space. */
 static void space_of(struct pisa_fn_state *fs, const struct event_batch *b,
-                     const struct event_batch *space, size_t i, size_t j) {
+                     const struct event_batch *space, struct unit_sample *units,
+                     size_t i, size_t j) {
   for (size_t k = i; k < j; k++)
-    if (b->start[k] & (INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE))
+    if (b->start[k] & (INSTANCE_EXTERNAL_CALL | INSTANCE_WIDE)) {
       instance_counts(fs, b, k);
+      if (fs->units && (b->start[k] & INSTANCE_WIDE))
+        wide_accesses(fs, b, k);
+    }
   accesses_of(fs, space, i, j);
+  if (fs->units)
+    unit_counts_add_sampled(fs->units, b->addr, b->first_access[i],
+                            b->first_access[j], units,
+                            &pisa_config.sampling.space);
 }
 
 /* Whether the space group puts accesses into footprints or entropy. */
@@ -402,7 +473,7 @@ static void consume_functions(struct pisa_thread *t,
     struct pisa_fn_state *fs =
         state_metrics(fn_state(t, pisa_blocks[b->block[i]].source));
     if (fs)
-      space_of(fs, b, space, i, j);
+      space_of(fs, b, space, &t->unit_sample, i, j);
     i = j;
   }
 }
@@ -725,7 +796,7 @@ static void region_space(struct pisa_thread *t, struct pisa_region_state *r,
   count_blocks(&r->block_counts, &r->block_capacity, b, from, to);
   struct pisa_fn_state *fs = state_metrics(&r->fs);
   if (fs)
-    space_of(fs, b, fed, from, to);
+    space_of(fs, b, fed, &t->unit_sample, from, to);
 }
 
 static void region_reuse(struct pisa_thread *t, struct pisa_region_state *r,
@@ -987,6 +1058,10 @@ static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
     count_loop_entries(t, b);
   const struct event_batch *fed =
       spatial(t, PISA_CONSUME_SPACE, &t->space_sample, b);
+  if (fed != b && units_counted() &&
+      unit_sample_batch(&t->unit_sample, b->first_access[0],
+                        b->first_access[b->n_instances]))
+    pisa_out_of_memory(); /* the batch is not counted for its units */
   if (fed)
     consume_functions(t, b, fed);
   if (fed == b && pisa_config.loop_metrics && pisa_loop_count() &&
@@ -1069,8 +1144,11 @@ static void fn_state_free(struct pisa_fn_state *s) {
       footprint_free(&s->footprint[c]);
   if (s->entropy)
     entropy_free(s->entropy);
+  if (s->units)
+    unit_counts_free(s->units);
   free(s->footprint);
   free(s->entropy);
+  free(s->units);
 }
 
 /* Frees a growing array of space states (state_at). */
@@ -1225,6 +1303,7 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   states_free(&t->fns, &t->fn_capacity);
   states_free(&t->loop_space, &t->loop_space_capacity);
   event_batch_free(&t->space_sample);
+  unit_sample_free(&t->unit_sample);
   regions_free(t);
   pisa_objects_thread_free(t);
   free_pointers(&t->fn_reuse, &t->fn_reuse_capacity);

@@ -1,16 +1,21 @@
 /* estimate.c: a sampled run's figures (docs/result-document.md
  * "Sampling").  Spatially sampled families count the references to one
- * block in 1 / rate: their counts and footprints scale by 1 / rate, their
- * distances were scaled as they were measured (consume.c), and memory
- * entropy gains log2(1 / rate) (the Horvitz-Thompson estimate of
- * sum c log c).  Temporally sampled families are ratios over the bursts
- * and need no scaling. */
+ * block in 1 / rate: their counts scale by 1 / rate and their distances
+ * were scaled as they were measured (consume.c).  A run sampled from the
+ * start also counts every unit's accesses (unit_counts.h): its footprints
+ * scale by its units over its sampled units, and its memory entropy is
+ * the exact entropy of the units plus an estimate of the entropy within
+ * them.  After the memory budget's switch alone, footprints scale by
+ * 1 / rate and memory entropy gains log2(1 / rate) (the Horvitz-Thompson
+ * estimate of sum c log c).  Temporally sampled families are ratios over
+ * the bursts and need no scaling. */
 #include "estimate.h"
 #include "fallback.h"
 #include "reuse.h"
 #include "threads.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 PISA_HIDDEN int pisa_sampled(void) { return pisa_config.sampling.rate < 1; }
 
@@ -21,12 +26,61 @@ static double space_rate(void) {
                          pisa_group_steps(PISA_CONSUME_SPACE));
 }
 
+static struct sample_filter space_filter(void) {
+  return pisa_group_filter(PISA_CONSUME_SPACE,
+                           pisa_group_steps(PISA_CONSUME_SPACE));
+}
+
 static uint64_t scaled(uint64_t sampled, double rate) {
   return rate < 1 ? (uint64_t)llround((double)sampled / rate) : sampled;
 }
 
-PISA_HIDDEN uint64_t pisa_estimate_count(uint64_t sampled) {
-  return scaled(sampled, space_rate());
+/* Whether a's units were counted (a run sampled from the start). */
+static int with_units(const struct aggregate *a) {
+  return unit_counts_units(&a->units) != 0;
+}
+
+/* The sampled units of the space group: its last filter's blocks in the
+ * process's footprint. */
+static uint64_t space_units(const struct aggregate *totals, unsigned shift) {
+  struct footprint all;
+  footprint_init(&all);
+  for (int k = 0; k < 3; k++)
+    footprint_merge(&all, &totals->class_footprint[k]);
+  uint64_t units = footprint_blocks(&all, UINT64_C(1) << shift);
+  footprint_free(&all);
+  return units;
+}
+
+/* pisa_footprint_scale, made once per aggregate */
+static double footprint_scale(const struct aggregate *a) {
+  double rate = space_rate();
+  if (rate == 1)
+    return 1;
+  if (!with_units(a))
+    return 1 / rate;
+  struct sample_filter f = space_filter();
+  size_t seen = unit_counts_sampled(&a->units, &f);
+  if (seen)
+    return (double)unit_counts_units(&a->units) / (double)seen;
+  return space_units(a, f.shift) ? 1 / rate : 0;
+}
+
+PISA_HIDDEN double pisa_footprint_scale(struct aggregate *a) {
+  if (!a->footprint_scaled) {
+    a->footprint_scale = footprint_scale(a);
+    a->footprint_scaled = 1;
+  }
+  return a->footprint_scale;
+}
+
+static uint64_t times(uint64_t count, double scale) {
+  return scale == 1 ? count : (uint64_t)llround((double)count * scale);
+}
+
+PISA_HIDDEN uint64_t pisa_estimate_bytes(struct aggregate *a,
+                                         uint64_t sampled) {
+  return times(sampled, pisa_footprint_scale(a));
 }
 
 /* Bin 0 takes the difference between the expected and the scaled
@@ -84,25 +138,74 @@ PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
   }
 }
 
-PISA_HIDDEN void pisa_estimate_counts(json_object *o) {
+PISA_HIDDEN void pisa_estimate_counts(json_object *o, double scale) {
   json_object_object_foreach(o, key, value) {
     if (json_object_is_type(value, json_type_object))
-      pisa_estimate_counts(value);
+      pisa_estimate_counts(value, scale);
     else if (json_object_is_type(value, json_type_int))
-      json_object_object_add(o, key,
-                             json_object_new_uint64(pisa_estimate_count(
-                                 json_object_get_uint64(value))));
+      json_object_object_add(
+          o, key,
+          json_object_new_uint64(times(json_object_get_uint64(value), scale)));
   }
 }
 
-PISA_HIDDEN void pisa_estimate_json(json_object *o, uint64_t sampled_accesses) {
+/* A footprint object of a scope none of whose units was sampled: each
+ * unit it touched counted as touched whole (an upper bound). */
+static void whole_units(json_object *footprint, const struct aggregate *a) {
+  uint64_t bytes = (uint64_t)unit_counts_units(&a->units) << a->units.shift;
+  json_object *blocks;
+  json_object_object_add(footprint, "bytes", json_object_new_uint64(bytes));
+  if (!json_object_object_get_ex(footprint, "blocks", &blocks))
+    return;
+  json_object_object_foreach(blocks, key, value) {
+    (void)value;
+    uint64_t size = strtoull(key, NULL, 10);
+    json_object_object_add(blocks, key,
+                           json_object_new_uint64(size ? bytes / size : 0));
+  }
+}
+
+/* Whether a has its memory entropy estimate from the units, made now if
+ * not yet (the totals' is asked for by the document and by its config). */
+static int units_estimate(struct aggregate *a) {
+  if (!a->entropy_estimated) {
+    struct sample_filter f = space_filter();
+    a->entropy_estimated =
+        with_units(a) && unit_entropy_estimate(&a->units, &a->entropy, &f,
+                                               pisa_config.entropy_bits,
+                                               a->entropy_estimate,
+                                               &a->entropy_error) == 0
+            ? 1
+            : -1;
+  }
+  return a->entropy_estimated > 0;
+}
+
+PISA_HIDDEN json_object *pisa_estimate_entropy(struct aggregate *a) {
+  if (space_rate() == 1 || !units_estimate(a))
+    return NULL;
+  json_object *array = json_object_new_array();
+  for (unsigned k = 0; k <= pisa_config.entropy_bits; k++)
+    json_object_array_add(array,
+                          json_object_new_double(a->entropy_estimate[k]));
+  return array;
+}
+
+PISA_HIDDEN void pisa_estimate_json(json_object *o, struct aggregate *a) {
   json_object *v;
   double rate = space_rate();
   if (rate == 1)
     return;
-  if (json_object_object_get_ex(o, "footprint", &v))
-    pisa_estimate_counts(v);
-  if (!sampled_accesses || !json_object_object_get_ex(o, "memory_entropy", &v))
+  if (json_object_object_get_ex(o, "footprint", &v)) {
+    double scale = pisa_footprint_scale(a);
+    if (scale > 0)
+      pisa_estimate_counts(v, scale);
+    else
+      whole_units(v, a);
+  }
+  /* an estimate from the units is made by pisa_estimate_entropy */
+  if (!json_object_object_get_ex(o, "memory_entropy", &v) ||
+      units_estimate(a) || !a->entropy.accesses)
     return;
   for (size_t k = 0; k < json_object_array_length(v); k++) {
     double h =
@@ -205,18 +308,6 @@ static json_object *reuse_json(const struct sample_filter *filter) {
   return o;
 }
 
-/* The sampled units of the space group: its last filter's blocks in the
- * process's footprint. */
-static uint64_t space_units(const struct aggregate *totals, unsigned shift) {
-  struct footprint all;
-  footprint_init(&all);
-  for (int k = 0; k < 3; k++)
-    footprint_merge(&all, &totals->class_footprint[k]);
-  uint64_t units = footprint_blocks(&all, UINT64_C(1) << shift);
-  footprint_free(&all);
-  return units;
-}
-
 /* The branch lengths sampled by context in a sampled run, each with the
  * share of its (branch, history) contexts kept. */
 static json_object *history_rates_json(void) {
@@ -236,11 +327,34 @@ static json_object *history_rates_json(void) {
   return a;
 }
 
+/* A space family of a run sampled from the start (unit_counts.h): the
+ * units the temporal sample saw, the held ones, and the error: for
+ * entropy the standard error of the ratio estimate's part (bits, the
+ * largest over k), for the footprints the relative standard error of a
+ * count scaled from the hashed units. */
+static json_object *units_json(const struct sample_filter *f,
+                               struct aggregate *totals, unsigned bit) {
+  const struct unit_counts *u = &totals->units;
+  json_object *o = spatial_json(f, space_units(totals, f->shift), 1);
+  json_object_object_add(o, "method", json_object_new_string("spatial+units"));
+  json_object_object_add(o, "units",
+                         json_object_new_uint64(unit_counts_units(u)));
+  json_object_object_add(o, "held_units",
+                         json_object_new_uint64(unit_counts_held(u)));
+  if (bit & PISA_FAMILY(ENTROPY)) {
+    json_object_object_del(o, "error");
+    if (units_estimate(totals))
+      json_object_object_add(o, "error",
+                             json_object_new_double(totals->entropy_error));
+  }
+  return o;
+}
+
 /* Family f's entry: its method, rate and error estimate (the relative
  * standard error of a count scaled from n sampled units,
  * sqrt((1 - rate) / n), and for entropy the bits that error moves log2 N
  * by), and where the memory budget switched it. */
-static json_object *family_json(unsigned f, const struct aggregate *totals) {
+static json_object *family_json(unsigned f, struct aggregate *totals) {
   unsigned g = pisa_family_group(f), bit = 1u << f;
   struct sample_filter filter = pisa_group_filter(g, pisa_group_steps(g));
   json_object *o;
@@ -248,6 +362,8 @@ static json_object *family_json(unsigned f, const struct aggregate *totals) {
     o = reuse_json(&filter);
   else if (g == PISA_CONSUME_REUSE)
     o = spatial_json(&filter, reuse_units(), 1);
+  else if (g == PISA_CONSUME_SPACE && with_units(totals))
+    o = units_json(&filter, totals, bit);
   else if (g == PISA_CONSUME_SPACE)
     o = spatial_json(&filter, space_units(totals, filter.shift),
                      bit & PISA_FAMILY(ENTROPY) ? 1 / M_LN2 : 1);
@@ -261,7 +377,7 @@ static json_object *family_json(unsigned f, const struct aggregate *totals) {
 
 /* Sampled runs (--sample) give every enabled family; exact ones the
  * families the memory budget switched, if any. */
-PISA_HIDDEN json_object *pisa_sampling_json(const struct aggregate *totals) {
+PISA_HIDDEN json_object *pisa_sampling_json(struct aggregate *totals) {
   json_object *families = json_object_new_object();
   for (unsigned f = 0; f < PISA_FAMILY_COUNT; f++)
     if ((pisa_config.families & (1u << f)) &&

@@ -10,8 +10,13 @@
 
 /* 1 when the run samples (PISA_SAMPLE below 1). */
 PISA_HIDDEN int pisa_sampled(void);
-/* A count of the spatially sampled families, scaled to the whole stream. */
-PISA_HIDDEN uint64_t pisa_estimate_count(uint64_t sampled);
+/* The factor the footprints of a's sampled units scale by to a's whole
+ * footprint: a's units over its sampled units when they were counted
+ * (unit_counts.h), else 1 / rate; 1 when the space group does not sample,
+ * 0 when none of a's units was sampled. */
+PISA_HIDDEN double pisa_footprint_scale(struct aggregate *a);
+/* A footprint count of a's sampled units, scaled to a's whole footprint. */
+PISA_HIDDEN uint64_t pisa_estimate_bytes(struct aggregate *a, uint64_t sampled);
 /* Histograms of sampled references scaled to `accesses` references: every
  * count by 1 / rate; then, at each line size the windows measured
  * (bursts), the short distances from them and the long ones in SHARDS's
@@ -20,12 +25,18 @@ PISA_HIDDEN uint64_t pisa_estimate_count(uint64_t sampled);
 PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
                                           const struct burst_histograms *bursts,
                                           uint64_t accesses);
-/* Every count in o (an object of counts and objects of counts) scaled. */
-PISA_HIDDEN void pisa_estimate_counts(json_object *o);
+/* Every count in o (an object of counts and objects of counts) times
+ * scale. */
+PISA_HIDDEN void pisa_estimate_counts(json_object *o, double scale);
+/* The memory entropy of a, estimated from its units (a run sampled from
+ * the start; unit_counts.h), made once; NULL when there is none (the
+ * document's is then the hashed units', which pisa_estimate_json
+ * scales). */
+PISA_HIDDEN json_object *pisa_estimate_entropy(struct aggregate *a);
 /* A metrics object's spatially sampled keys ("footprint", "memory_entropy")
- * as estimates; `sampled_accesses` are the entropy's own. */
-PISA_HIDDEN void pisa_estimate_json(json_object *o, uint64_t sampled_accesses);
+ * of the aggregate a as estimates. */
+PISA_HIDDEN void pisa_estimate_json(json_object *o, struct aggregate *a);
 /* The config's "sampling" object; NULL when the run does not sample. */
-PISA_HIDDEN json_object *pisa_sampling_json(const struct aggregate *totals);
+PISA_HIDDEN json_object *pisa_sampling_json(struct aggregate *totals);
 
 #endif

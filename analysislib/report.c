@@ -24,13 +24,13 @@ static double per_access(uint64_t bytes, uint64_t accesses) {
 
 /* MemGaze's classes: per class accesses, footprint and footprint growth
  * dF = F / A; overall A_const and dF. */
-static json_object *access_classes_json(const struct aggregate *a,
+static json_object *access_classes_json(struct aggregate *a,
                                         uint64_t total_bytes) {
   json_object *o = json_object_new_object();
   uint64_t all = 0;
   for (int c = 0; c < 3; c++) {
     uint64_t bytes =
-        pisa_estimate_count(footprint_bytes(&a->class_footprint[c]));
+        pisa_estimate_bytes(a, footprint_bytes(&a->class_footprint[c]));
     json_object *k = json_object_new_object();
     json_object_object_add(k, "accesses",
                            json_object_new_uint64(a->class_refs[c]));
@@ -150,9 +150,11 @@ static void families_json(json_object *o, struct aggregate *a, unsigned fam) {
     add_if(o, "footprint",
            footprint_to_json(&all, pisa_config.line_sizes,
                              pisa_config.n_line_sizes));
-  if (fam & PISA_FAMILY(ENTROPY))
+  if (fam & PISA_FAMILY(ENTROPY)) {
+    json_object *h = pisa_estimate_entropy(a);
     add_if(o, "memory_entropy",
-           entropy_to_json(&a->entropy, pisa_config.entropy_bits));
+           h ? h : entropy_to_json(&a->entropy, pisa_config.entropy_bits));
+  }
   if (fam & PISA_FAMILY(REUSE)) {
     add_if(o, "reuse_distance", reuse_distance_to_json(&reuse));
     add_if(o, "miss_ratio",
@@ -162,13 +164,14 @@ static void families_json(json_object *o, struct aggregate *a, unsigned fam) {
   if (fam & PISA_FAMILY(LOCALITY))
     add_if(o, "spatial_locality", spatial_locality_to_json(&reuse));
   if (fam & PISA_FAMILY(CLASSES))
-    add_if(o, "access_classes",
-           access_classes_json(a, pisa_estimate_count(footprint_bytes(&all))));
+    add_if(
+        o, "access_classes",
+        access_classes_json(a, pisa_estimate_bytes(a, footprint_bytes(&all))));
   if (fam & PISA_FAMILY(BRANCH))
     add_if(o, "branch", pisa_aggregate_branch_json(a));
   if (fam & (PISA_FAMILY(ILP) | PISA_FAMILY(BBLP)))
     par_to_json(&a->par, o);
-  pisa_estimate_json(o, a->entropy.accesses);
+  pisa_estimate_json(o, a);
   footprint_free(&all);
 }
 
@@ -233,9 +236,10 @@ static void block_pbblp_json(const struct aggregate *a, json_object *o) {
 }
 
 /* Adds to the totals' footprint the bytes and blocks touched by two or more
- * threads, and frees the threads' footprints. */
+ * threads (the sampled ones' times scale), and frees the threads'
+ * footprints. */
 static void add_shared_footprint(json_object *totals, struct footprint **fps,
-                                 size_t n) {
+                                 size_t n, double scale) {
   json_object *footprint, *shared;
   size_t kept = 0;
   for (size_t i = 0; i < n; i++)
@@ -246,7 +250,7 @@ static void add_shared_footprint(json_object *totals, struct footprint **fps,
                                          kept, pisa_config.line_sizes,
                                          pisa_config.n_line_sizes))) {
     json_object *v;
-    pisa_estimate_counts(shared);
+    pisa_estimate_counts(shared, scale);
     json_object_object_get_ex(shared, "bytes", &v);
     json_object_object_add(footprint, "shared_bytes", json_object_get(v));
     json_object_object_get_ex(shared, "blocks", &v);
@@ -260,7 +264,7 @@ static void add_shared_footprint(json_object *totals, struct footprint **fps,
 }
 
 /* "config": the settings the metrics were computed with. */
-static json_object *config_json(const struct aggregate *totals) {
+static json_object *config_json(struct aggregate *totals) {
   json_object *config = json_object_new_object();
   json_object *sizes = json_object_new_array();
   for (size_t i = 0; i < pisa_config.n_line_sizes; i++)
@@ -475,7 +479,9 @@ static json_object *build_result(int complete, int signal, int last) {
   json_object_object_add(doc, "config", config_json(&totals));
   json_object *totals_obj = json_object_new_object();
   metrics_json(totals_obj, &totals);
-  add_shared_footprint(totals_obj, fps, n_threads);
+  double scale = pisa_footprint_scale(&totals);
+  add_shared_footprint(totals_obj, fps, n_threads,
+                       scale > 0 ? scale : 1 / pisa_config.sampling.rate);
   free(fps);
   json_object_object_add(doc, "totals", totals_obj);
   json_object_object_add(doc, "threads", threads);

@@ -24,6 +24,7 @@
 #include "pisa/abi.h"
 #include "program.h"
 #include "schedule.h"
+#include "unit_counts.h"
 
 /* ---- registry of instrumented modules (registry.c) ----
  * Every registered module's tables, translated at registration into the
@@ -54,6 +55,7 @@ struct pisa_fn_state { /* one thread's view of one function */
   /* Allocated at the function's first access in the thread. */
   struct footprint *footprint;     /* per access class (3), or NULL */
   struct entropy_counts *entropy;  /* when the entropy family is on */
+  struct unit_counts *units;       /* sampled runs: every unit's accesses */
   uint64_t dyn_loaded, dyn_stored; /* bytes of memcpy/memset/gather/scatter */
   uint64_t lane_refs[3];           /* active gather/scatter lanes per class */
   uint64_t indirect_external;      /* indirect calls that ran no pisa code */
@@ -149,6 +151,7 @@ struct pisa_thread {
   struct pisa_fn_state *loop_space;
   uint32_t loop_space_capacity;
   struct event_batch space_sample;     /* sampled: accesses to sampled blocks */
+  struct unit_sample unit_sample;      /* sampled: the units' temporal sample */
   struct pisa_thread_objects *objects; /* data objects (objects.c) or NULL */
   /* reuse: the engines over the thread's stream, per-function histograms */
   struct reuse_engine *reuse[PISA_MAX_LINE_SIZES];

@@ -17,11 +17,6 @@
  * from log2l above it. */
 #define XLOGX_TABLE 1024
 
-struct address_count {
-  uint64_t addr;
-  uint64_t count;
-};
-
 void entropy_init(struct entropy_counts *e) {
   memset(e, 0, sizeof(*e));
   u64map_init(&e->carries);
@@ -102,6 +97,18 @@ void entropy_add_batch(struct entropy_counts *e, const uint64_t *addrs,
     if (add_count(e, addrs[i], bucket_hash(addrs[i]), 1) != 0)
       e->out_of_memory = 1;
   }
+}
+
+int entropy_add(struct entropy_counts *e, uint64_t addr, uint64_t n) {
+  if (add_count(e, addr, bucket_hash(addr), n) == 0)
+    return 0;
+  e->out_of_memory = 1;
+  return -1;
+}
+
+int entropy_next(const struct entropy_counts *e, size_t *iter, uint64_t *addr,
+                 uint64_t *count) {
+  return next_count(e, iter, addr, count);
 }
 
 void entropy_merge(struct entropy_counts *dst,
@@ -194,8 +201,8 @@ int entropy_split(const struct entropy_counts *e,
 
 /* LSD radix sort by address bytes, skipping bytes equal in every address
  * (the high bytes of user-space addresses are). */
-static void sort_by_address(struct address_count *items,
-                            struct address_count *tmp, size_t n) {
+static void sort_by_address(struct entropy_pair *items,
+                            struct entropy_pair *tmp, size_t n) {
   uint64_t varying = 0;
   for (size_t i = 1; i < n; i++)
     varying |= items[i].addr ^ items[0].addr;
@@ -213,13 +220,11 @@ static void sort_by_address(struct address_count *items,
   }
 }
 
-/* The (address, count) pairs of e in increasing address order (malloc'd),
- * or NULL when out of memory. */
-static struct address_count *sorted_counts(const struct entropy_counts *e,
-                                           size_t *n) {
+struct entropy_pair *entropy_sorted_pairs(const struct entropy_counts *e,
+                                          size_t *n) {
   size_t m = e->counts.used, iter = 0;
-  struct address_count *items = malloc((m ? m : 1) * sizeof(*items));
-  struct address_count *tmp = malloc((m ? m : 1) * sizeof(*tmp));
+  struct entropy_pair *items = malloc((m ? m : 1) * sizeof(*items));
+  struct entropy_pair *tmp = malloc((m ? m : 1) * sizeof(*tmp));
   if (!items || !tmp) {
     free(items);
     free(tmp);
@@ -239,7 +244,7 @@ static long double xlogx(const long double *table, uint64_t c) {
 
 /* H = log2 N - (1/N) sum c log2 c over the groups' counts c, with the sum
  * compensated (Neumaier) so that long lists lose no precision. */
-static double entropy_of(const struct address_count *groups, size_t m,
+static double entropy_of(const struct entropy_pair *groups, size_t m,
                          uint64_t total, const long double *table) {
   if (m <= 1 || total == 0)
     return 0.0;
@@ -256,7 +261,7 @@ static double entropy_of(const struct address_count *groups, size_t m,
 
 /* Merges neighbours that agree in addr >> shift (the list is sorted, so
  * they are adjacent) and returns the new length. */
-static size_t merge_groups(struct address_count *groups, size_t m,
+static size_t merge_groups(struct entropy_pair *groups, size_t m,
                            unsigned shift) {
   size_t kept = 0;
   for (size_t i = 0; i < m; i++) {
@@ -272,7 +277,7 @@ int entropy_compute(const struct entropy_counts *e, unsigned max_shift,
                     double *h) {
   memset(h, 0, (max_shift + 1) * sizeof(*h));
   size_t m = 0;
-  struct address_count *groups = sorted_counts(e, &m);
+  struct entropy_pair *groups = entropy_sorted_pairs(e, &m);
   long double *table = malloc(XLOGX_TABLE * sizeof(*table));
   if (!groups || !table) {
     free(groups);

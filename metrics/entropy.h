@@ -33,6 +33,26 @@ void entropy_free(struct entropy_counts *e);
 void entropy_add_batch(struct entropy_counts *e, const uint64_t *addrs,
                        size_t n);
 
+/* Adds n accesses to addr's count; -1 when memory ran out (out_of_memory
+ * is then set). */
+int entropy_add(struct entropy_counts *e, uint64_t addr, uint64_t n);
+
+/* Iteration over the counted addresses in unspecified order: start with
+ * *iter = 0; returns 1 with *addr and *count for each, 0 at the end. */
+int entropy_next(const struct entropy_counts *e, size_t *iter, uint64_t *addr,
+                 uint64_t *count);
+
+/* An address and its count. */
+struct entropy_pair {
+  uint64_t addr;
+  uint64_t count;
+};
+
+/* e's (address, count) pairs in increasing address order (a radix sort),
+ * malloc'd; *n their number; NULL when out of memory. */
+struct entropy_pair *entropy_sorted_pairs(const struct entropy_counts *e,
+                                          size_t *n);
+
 /* dst counts every access of src as well (the counts add). */
 void entropy_merge(struct entropy_counts *dst,
                    const struct entropy_counts *src);

@@ -7,10 +7,12 @@
 // 32 MiB), so the miss ratios are 1/16, 1/16 and 1/32 (the first pass
 // only).  The counts stay exact (equal
 // to an exact run's).  At 50%, about 512 of the 1024 4 KiB units are
-// sampled for footprint and entropy: both estimates are within 4 of the
-// standard errors the document gives (sqrt(0.5 / units), relative, and
-// that over ln 2 in bits), which are below 0.05; the miss ratios (8192
-// sampled 512-byte units) within 0.005.  The loop is the same in every
+// hashed for footprint and entropy, and a temporal sample counts every
+// unit's accesses (spatial+units): the footprint is within 4 of the
+// standard errors the document gives (sqrt(0.5 / units), relative), below
+// 0.05, and H_0 within 0.01 bit of 19 (every unit alike: the hashed ones'
+// mean is exact); the miss ratios (8192 sampled 512-byte units) within
+// 0.005.  The loop is the same in every
 // burst, so ILP and BBLP from bursts are within 5% of the exact run's.
 // A program this small never fills a branch table: the histories of 12
 // and 16 outcomes keep every context (history_rates 1).
@@ -21,7 +23,9 @@
 // RUN: %validate %t.json
 // RUN: %jcheck %t.json "d['config']['sampling']['rate'] == 0.5" \
 // RUN:   "sorted(d['config']['sampling']['families']) == sorted(d['config']['metrics'])" \
-// RUN:   "[d['config']['sampling']['families'][f]['method'] for f in ('footprint', 'entropy', 'classes', 'locality')] == ['spatial'] * 4" \
+// RUN:   "[d['config']['sampling']['families'][f]['method'] for f in ('footprint', 'entropy', 'classes')] == ['spatial+units'] * 3" \
+// RUN:   "d['config']['sampling']['families']['locality']['method'] == 'spatial'" \
+// RUN:   "d['config']['sampling']['families']['entropy']['units'] in (1024, 1025)" \
 // RUN:   "d['config']['sampling']['families']['reuse']['method'] == 'spatial+bursts'" \
 // RUN:   "[d['config']['sampling']['families'][f]['method'] for f in ('branch', 'ilp', 'bblp')] == ['temporal'] * 3" \
 // RUN:   "d['config']['sampling']['families']['footprint']['unit_bytes'] == 4096" \
@@ -31,7 +35,7 @@
 // RUN:   "d['totals']['memory_accesses'] == load('%t.exact.json')['totals']['memory_accesses']" \
 // RUN:   "fn('twice')['instruction_mix'] == [f for f in load('%t.exact.json')['functions'] if f['name'] == 'twice'][0]['instruction_mix']" \
 // RUN:   "d['config']['sampling']['families']['entropy']['error'] < 0.05" \
-// RUN:   "abs(fn('twice')['memory_entropy'][0] - 19) < 4 * d['config']['sampling']['families']['entropy']['error']" \
+// RUN:   "abs(fn('twice')['memory_entropy'][0] - 19) < 0.01" \
 // RUN:   "abs(fn('twice')['miss_ratio'][0]['ratio'] - 1 / 16) < 0.005" \
 // RUN:   "abs(fn('twice')['miss_ratio'][1]['ratio'] - 1 / 16) < 0.005" \
 // RUN:   "abs(fn('twice')['miss_ratio'][2]['ratio'] - 1 / 32) < 0.005" \
