@@ -8,13 +8,26 @@ Markdown table (docs/performance.md "Sampled deep mode").
 
 usage: bench/sample_error.py BUILD [--rate 1%] [--kernels a,b] [--jobs N]
                              [--args K=A:B,...] [--keep DIR] [--reuse-exact]
-                             [--exact-metrics LIST]
-Kernels run with pisa-bench's --quick sizes unless --args says otherwise.
+                             [--exact-metrics LIST] [--same-layout]
+                             [--dir DIR]
+Kernels run with pisa-bench's --quick sizes unless --args says otherwise
+(K= for K's default size);
+--dir DIR runs DIR/pisa/K instead of the build's kernels (the real
+programs of bench/real/build.sh).
 With --reuse-exact, exact documents already in --keep DIR (and their CPU
 and RSS, K.exact.time) are used again.  --exact-metrics reuse runs the
 exact side with --metrics=reuse only (every miss ratio and histogram comes
 from that family, at a fraction of the cost); the columns are then those
 both documents have.
+With --same-layout both sides run with the same metrics (--exact-metrics,
+or all), address randomisation off (setarch -R), glibc's mmap threshold
+fixed at 128 KiB, no analysis thread (its arena's mappings land among the
+program's as timing has it) and the rate passed in PISA_SAMPLE strings of
+one length (1.00 and 0.01 for 1%), so that the program's data lie at the
+same addresses in both runs: the entropies and footprints then differ by
+the sampling alone, not by where the heap put the program's objects
+(hashtable's H_5 moved by 0.7 bit between two runs otherwise, graph's H_0
+by 0.1 between two sampled runs with the thread).
 """
 import argparse
 import json
@@ -31,13 +44,20 @@ QUICK = {"atax": "1000:40", "compress": "1572864", "floyd-warshall": "500",
          "triad": "524288:60"}
 
 
-def run(build, kernel, args, extra, out):
+PROGRAMS = ""  # where pisa/K is: --dir, or BUILD/bench
+
+
+def run(build, kernel, args, extra, out, env=None):
     """Runs pisa-char on the kernel; returns its CPU seconds (user + sys of
-    the child tree) and the peak RSS in KiB."""
+    the child tree) and the peak RSS in KiB.  env: variables to add, and
+    then the run is without address randomisation."""
     cmd = [os.path.join(build, "bin", "pisa-char"), "-q", "--force", "-o",
-           out] + extra + [os.path.join(build, "bench", "pisa", kernel)]
-    cmd += args.split(":")
-    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL) as p:
+           out] + extra + [os.path.join(PROGRAMS, "pisa", kernel)]
+    cmd += [a for a in args.split(":") if a]  # K= runs K's default size
+    if env:
+        cmd = ["setarch", "-R"] + cmd
+        env = dict(os.environ, **env)
+    with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env) as p:
         _, status, usage = os.wait4(p.pid, 0)
         p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode:
@@ -87,28 +107,52 @@ def errors(exact, sampled):
     return row
 
 
-def timed_run(build, kernel, args, extra, out, reuse):
+def timed_run(build, kernel, args, extra, out, reuse, env=None):
     """run(), or its earlier figures when reuse and they exist."""
     times = out[:-len(".json")] + ".time"
     if reuse and os.path.exists(out) and os.path.exists(times):
         with open(times) as f:
             cpu, rss = f.read().split()
         return float(cpu), float(rss)
-    cpu, rss = run(build, kernel, args, extra, out)
+    cpu, rss = run(build, kernel, args, extra, out, env)
     with open(times, "w") as f:
         f.write("%f %d\n" % (cpu, rss))
     return cpu, rss
 
 
-def measure(build, kernel, args, rate, keep, reuse_exact, exact_metrics):
+def layout_rates(rate):
+    """The PISA_SAMPLE strings of the exact and the sampled run for
+    --same-layout, of one length: 1% gives 1.00 and 0.01."""
+    r = float(rate[:-1]) / 100 if rate.endswith("%") else float(rate)
+    sampled = ("%.9f" % r).rstrip("0")
+    return "1." + "0" * (len(sampled) - 2), sampled
+
+
+def measure(build, kernel, args, rate, keep, reuse_exact, exact_metrics,
+            same_layout):
     exact_name = "exact-" + exact_metrics if exact_metrics else "exact"
+    sampled_name = "sampled"
+    if same_layout:
+        exact_name += "-layout"
+        sampled_name += "-layout"
     files = [os.path.join(keep, "%s.%s.%s.json" % (kernel, args, k))
-             for k in (exact_name, "sampled")]
+             for k in (exact_name, sampled_name)]
     extra = ["--metrics=" + exact_metrics] if exact_metrics else []
-    cpu_e, rss_e = timed_run(build, kernel, args, extra, files[0],
-                             reuse_exact)
-    cpu_s, rss_s = timed_run(build, kernel, args, ["--sample", rate],
-                             files[1], False)
+    if same_layout:
+        fixed = {"GLIBC_TUNABLES": "glibc.malloc.mmap_threshold=131072",
+                 "PISA_SNAPSHOT_INTERVAL": "off",
+                 "PISA_ANALYSIS_THREADS": "0"}
+        exact_rate, sampled_rate = layout_rates(rate)
+        cpu_e, rss_e = timed_run(build, kernel, args, extra, files[0],
+                                 reuse_exact,
+                                 dict(fixed, PISA_SAMPLE=exact_rate))
+        cpu_s, rss_s = timed_run(build, kernel, args, extra, files[1], False,
+                                 dict(fixed, PISA_SAMPLE=sampled_rate))
+    else:
+        cpu_e, rss_e = timed_run(build, kernel, args, extra, files[0],
+                                 reuse_exact)
+        cpu_s, rss_s = timed_run(build, kernel, args, ["--sample", rate],
+                                 files[1], False)
     docs = [json.load(open(f)) for f in files]
     row = errors(*docs)
     row.update({"cpu exact": cpu_e, "cpu sampled": cpu_s,
@@ -126,7 +170,11 @@ def main():
     ap.add_argument("--keep")
     ap.add_argument("--reuse-exact", action="store_true")
     ap.add_argument("--exact-metrics", default="")
+    ap.add_argument("--same-layout", action="store_true")
+    ap.add_argument("--dir")
     o = ap.parse_args()
+    global PROGRAMS
+    PROGRAMS = o.dir or os.path.join(o.build, "bench")
     sizes = dict(QUICK)
     for item in filter(None, o.args.split(",")):
         k, _, a = item.partition("=")
@@ -137,7 +185,8 @@ def main():
     with ThreadPoolExecutor(o.jobs) as pool:
         rows = list(pool.map(
             lambda k: measure(o.build, k, sizes[k], o.rate, keep,
-                              o.reuse_exact, o.exact_metrics), kernels))
+                              o.reuse_exact, o.exact_metrics,
+                              o.same_layout), kernels))
     cols = [c for c in rows[0][2] if not c.startswith(("cpu", "rss"))]
     print("| kernel (args) | " + " | ".join(cols) +
           " | CPU s exact / sampled | peak RSS MiB exact / sampled |")
