@@ -135,7 +135,8 @@ def measure(build, kernel, args, rate, keep, reuse_exact, exact_metrics,
     if same_layout:
         exact_name += "-layout"
         sampled_name += "-layout"
-    files = [os.path.join(keep, "%s.%s.%s.json" % (kernel, args, k))
+    files = [os.path.join(keep, "%s.%s.%s.json" %
+                          (kernel, args.replace("/", "_"), k))
              for k in (exact_name, sampled_name)]
     extra = ["--metrics=" + exact_metrics] if exact_metrics else []
     if same_layout:
