@@ -344,18 +344,6 @@ static void footprints_clipped(struct footprint *fps,
   }
 }
 
-static void wide_units(struct pisa_fn_state *fs, const struct event_batch *b,
-                       size_t a);
-
-/* The memcpy and memset accesses of instance k, for the units they
- * cover. */
-static void wide_accesses(struct pisa_fn_state *fs, const struct event_batch *b,
-                          size_t k) {
-  for (size_t a = b->first_access[k]; a < b->first_access[k + 1]; a++)
-    if (b->kind[a] & ACCESS_RUNTIME_BYTES)
-      wide_units(fs, b, a);
-}
-
 /* The units past the first that access a (a memcpy's or memset's) covers:
  * touched in fs's units, and the pieces in sampled units in its
  * footprint. */
@@ -373,6 +361,15 @@ static void wide_units(struct pisa_fn_state *fs, const struct event_batch *b,
     if (sample_keep(f, from))
       footprint_add(&fs->footprint[classes ? b->access_class[a] : 0], from,
                     end - from < unit ? end - from : unit);
+}
+
+/* The memcpy and memset accesses of instance k, for the units they
+ * cover. */
+static void wide_accesses(struct pisa_fn_state *fs, const struct event_batch *b,
+                          size_t k) {
+  for (size_t a = b->first_access[k]; a < b->first_access[k + 1]; a++)
+    if (b->kind[a] & ACCESS_RUNTIME_BYTES)
+      wide_units(fs, b, a);
 }
 
 /* What instance k adds to its function's counts: indirect calls that ran

@@ -29,7 +29,6 @@ void unit_counts_init(struct unit_counts *u, unsigned shift) {
   u64map_init(&u->held);
   for (unsigned i = 0; i < UNIT_CACHE; i++)
     u->pending[i].unit = UINT64_MAX;
-  gaps_init(&u->sample, UINT64_C(0x9e3779b97f4a7c15), UNIT_SAMPLE);
   gaps_init(&u->held_gaps, UINT64_C(0xd1b54a32d192ed03), 1);
   u->shift = shift;
 }
@@ -93,6 +92,13 @@ static void add_to_table(struct unit_counts *u, uint64_t unit, uint64_t count,
     u->out_of_memory = 1;
 }
 
+/* unit's held counts, NULL when it is not held. */
+static struct held_unit *held_of(const struct unit_counts *u, uint64_t unit) {
+  const uint64_t *held =
+      u64map_count(&u->held) ? u64map_find(&u->held, unit) : NULL;
+  return held ? counts_at(*held) : NULL;
+}
+
 /* The pending entry of unit, after the counts of the unit it held went to
  * the table; this access of unit goes to the table at once (its slot was
  * prefetched: with accesses to random units, the entry is replaced before
@@ -105,9 +111,7 @@ static struct unit_pending *pending_of(struct unit_counts *u, uint64_t unit,
   add_to_table(u, unit, 1, f);
   p->unit = unit;
   p->count = 0;
-  const uint64_t *held =
-      u64map_count(&u->held) ? u64map_find(&u->held, unit) : NULL;
-  p->held = held ? counts_at(*held) : NULL;
+  p->held = held_of(u, unit);
   return p;
 }
 
@@ -135,22 +139,10 @@ static void sampled_access(struct unit_counts *u, uint64_t addr,
     /* a unit that stays (its slot is its own) must get held all the same */
     add_to_table(u, unit, p->count, f);
     p->count = 0;
-    const uint64_t *held = u64map_find(&u->held, unit);
-    p->held = held ? counts_at(*held) : NULL;
+    p->held = held_of(u, unit);
   }
   if (p->held && --p->held->left == 0)
     held_sample(u, p->held, addr);
-}
-
-void unit_counts_add(struct unit_counts *u, const uint64_t *addrs, size_t n,
-                     const struct sample_filter *f) {
-  /* sample.left counts this call's first access: the next one taken is
-   * addrs[left - 1] */
-  uint64_t i = u->sample.left - 1;
-  for (; i < n; i += next_gap(&u->sample, UNIT_SAMPLE))
-    sampled_access(u, addrs[i], f);
-  u->sample.left = i - n + 1;
-  u->accesses += n;
 }
 
 void unit_sample_init(struct unit_sample *s) {
@@ -168,6 +160,8 @@ int unit_sample_batch(struct unit_sample *s, uint32_t first, uint32_t end) {
   if (!s->gaps.random) /* zeroed: not drawn from yet */
     unit_sample_init(s);
   s->n = s->cursor = 0;
+  /* gaps.left counts this batch's first access: the next one taken is
+   * first + left - 1 */
   uint64_t i = first + s->gaps.left - 1;
   for (; i < end; i += next_gap(&s->gaps, UNIT_SAMPLE)) {
     if (s->n == s->capacity && !failed) {
@@ -475,10 +469,4 @@ int unit_entropy_estimate(const struct unit_counts *u,
   free(q);
   free(s);
   return 0;
-}
-
-size_t unit_counts_memory_bytes(const struct unit_counts *u) {
-  return sizeof *u - sizeof u->units - sizeof u->held +
-         u64map_bytes(&u->units) + u64map_bytes(&u->held) +
-         unit_counts_held(u) * held_bytes(u);
 }

@@ -92,7 +92,7 @@ struct unit_counts {
   struct u64map held;  /* held unit -> its struct held_unit
                           (pisa_table_alloc) */
   struct unit_pending pending[UNIT_CACHE];
-  struct unit_gaps sample, held_gaps;
+  struct unit_gaps held_gaps;
   uint64_t accesses; /* N: every access */
   uint64_t sampled;  /* the temporal sample's accesses */
   unsigned shift;    /* a unit is addr >> shift */
@@ -102,14 +102,6 @@ struct unit_counts {
 /* Units of 1 << shift bytes. */
 void unit_counts_init(struct unit_counts *u, unsigned shift);
 void unit_counts_free(struct unit_counts *u);
-
-/* The accesses at addrs[0..n-1] (start addresses): each of the temporal
- * sample's is counted for its unit; units that f does not sample can
- * become held.  Counts wait in `pending` until their unit leaves it:
- * the queries below read the table, so merge u into an empty one first
- * (as the report does). */
-void unit_counts_add(struct unit_counts *u, const uint64_t *addrs, size_t n,
-                     const struct sample_filter *f);
 
 /* A thread's temporal sample, drawn once per batch for every state the
  * batch's accesses go to (a function's, a region's): drawing it per state
@@ -138,10 +130,13 @@ void unit_counts_add_positions(struct unit_counts *u, const uint64_t *addrs,
                                uint32_t to, struct unit_sample *s,
                                const struct sample_filter *f);
 
-/* Counts the accesses addrs[from, to) of a batch whose sample is s: each
- * of them the sample took is counted for its unit, as unit_counts_add
- * does.  Inline: most runs of one state's instances hold no sampled
- * access, and a call per run cost 5% of hashtable's time. */
+/* Counts the accesses addrs[from, to) (start addresses) of a batch whose
+ * sample is s: each of them the sample took is counted for its unit;
+ * units that f does not sample can become held.  Counts wait in `pending`
+ * until their unit leaves it: the queries below read the table, so merge
+ * u into an empty one first (as the report does).  Inline: most runs of
+ * one state's instances hold no sampled access, and a call per run cost
+ * 5% of hashtable's time. */
 static inline void unit_counts_add_sampled(struct unit_counts *u,
                                            const uint64_t *addrs, uint32_t from,
                                            uint32_t to, struct unit_sample *s,
@@ -184,8 +179,5 @@ int unit_entropy_estimate(const struct unit_counts *u,
                           const struct entropy_counts *sampled,
                           const struct sample_filter *f, unsigned max_shift,
                           double *h, double *error);
-
-/* Bytes of memory held by u, the struct included. */
-size_t unit_counts_memory_bytes(const struct unit_counts *u);
 
 #endif /* PISA_METRICS_UNIT_COUNTS_H */

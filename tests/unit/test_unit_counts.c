@@ -45,6 +45,27 @@ static void brute_entropy(const uint64_t *addrs, size_t n, unsigned max_shift,
 /* ---- The estimate as a run makes it ---------------------------------------
  */
 
+/* One batch of n accesses at addrs, its sample drawn from s (which runs
+ * on from the last batch) and counted in u, as one run. */
+static void add_batch(struct unit_counts *u, struct unit_sample *s,
+                      const uint64_t *addrs, size_t n,
+                      const struct sample_filter *f) {
+  EXPECT(unit_sample_batch(s, 0, (uint32_t)n) == 0);
+  unit_counts_add_sampled(u, addrs, 0, (uint32_t)n, s, f);
+}
+
+/* Every count of a's table is b's, and b has no other unit. */
+static void expect_same_units(const struct unit_counts *a,
+                              const struct unit_counts *b) {
+  EXPECT_EQ(unit_counts_units(b), unit_counts_units(a));
+  size_t iter = 0;
+  uint64_t unit, value;
+  while (u64map_next(&a->units, &iter, &unit, &value)) {
+    const uint64_t *other = u64map_find(&b->units, unit);
+    EXPECT(other && *other == value);
+  }
+}
+
 /* Feeds addrs to a unit table and to the hashed units' exact counts, in
  * calls of `chunk` accesses (a run's batches cut into function runs),
  * then merges the table into a fresh one (as the report does) and
@@ -53,12 +74,13 @@ static void estimate(const uint64_t *addrs, size_t n, size_t chunk,
                      const struct sample_filter *f, unsigned max_shift,
                      double *h, double *error, struct unit_counts *merged) {
   struct unit_counts u;
+  struct unit_sample s = {0};
   struct entropy_counts hashed;
   unit_counts_init(&u, f->shift);
   entropy_init(&hashed);
   for (size_t i = 0; i < n; i += chunk) {
     size_t m = n - i < chunk ? n - i : chunk;
-    unit_counts_add(&u, addrs + i, m, f);
+    add_batch(&u, &s, addrs + i, m, f);
     for (size_t a = i; a < i + m; a++)
       if (sample_keep(f, addrs[a]))
         EXPECT(entropy_add(&hashed, addrs[a], 1) == 0);
@@ -67,6 +89,7 @@ static void estimate(const uint64_t *addrs, size_t n, size_t chunk,
   unit_counts_merge(merged, &u);
   EXPECT(unit_entropy_estimate(merged, &hashed, f, max_shift, h, error) == 0);
   unit_counts_free(&u);
+  unit_sample_free(&s);
   entropy_free(&hashed);
 }
 
@@ -130,13 +153,14 @@ static void test_temporal_sample_rate(void) {
   struct sample_filter f;
   sample_filter_init(&f, 0.01, 12);
   struct unit_counts u, m;
+  struct unit_sample s = {0};
   unit_counts_init(&u, 12);
-  for (size_t i = 0; i < N; i += 37) /* calls of every length */
-    unit_counts_add(&u, addrs + i, N - i < 37 ? N - i : 37, &f);
+  for (size_t i = 0; i < N; i += 37) /* batches of 37 */
+    add_batch(&u, &s, addrs + i, N - i < 37 ? N - i : 37, &f);
   EXPECT_EQ(u.accesses, N);
-  /* gaps of 1..31, mean 16: N / 16 within 5 standard deviations (the
-   * gaps' standard deviation is 8.9, so the count's is about
-   * sqrt(N / 16) * 8.9 / 16) */
+  /* gaps of 1..255, mean 128: N / 128 within 5 standard deviations (the
+   * gaps' standard deviation is 73.6, so the count's is about
+   * sqrt(N / 128) * 73.6 / 128) */
   double expected = (double)N / UNIT_SAMPLE;
   EXPECT(fabs((double)u.sampled - expected) < 5 * sqrt(expected) * 0.6);
   unit_counts_init(&m, 12);
@@ -148,6 +172,7 @@ static void test_temporal_sample_rate(void) {
   EXPECT_EQ(total, u.sampled); /* pending counts merged too */
   unit_counts_free(&u);
   unit_counts_free(&m);
+  unit_sample_free(&s);
   free(addrs);
 }
 
@@ -161,13 +186,13 @@ static void test_merge_adds(void) {
   struct sample_filter f;
   sample_filter_init(&f, 0.01, 12);
   struct unit_counts one, a, b, both, whole;
+  struct unit_sample s1 = {0}, s2 = {0};
   unit_counts_init(&one, 12);
-  unit_counts_add(&one, addrs, N, &f);
+  add_batch(&one, &s1, addrs, N, &f);
   unit_counts_init(&a, 12);
-  unit_counts_add(&a, addrs, N / 2, &f);
+  add_batch(&a, &s2, addrs, N / 2, &f);
   unit_counts_init(&b, 12);
-  b.sample = a.sample;
-  unit_counts_add(&b, addrs + N / 2, N - N / 2, &f);
+  add_batch(&b, &s2, addrs + N / 2, N - N / 2, &f);
   unit_counts_init(&both, 12);
   unit_counts_merge(&both, &a);
   unit_counts_merge(&both, &b);
@@ -175,14 +200,10 @@ static void test_merge_adds(void) {
   unit_counts_merge(&whole, &one);
   EXPECT_EQ(both.accesses, whole.accesses);
   EXPECT_EQ(both.sampled, whole.sampled);
-  EXPECT_EQ(unit_counts_units(&both), unit_counts_units(&whole));
-  size_t iter = 0;
-  uint64_t unit, value;
-  while (u64map_next(&whole.units, &iter, &unit, &value)) {
-    const uint64_t *other = u64map_find(&both.units, unit);
-    EXPECT(other && *other == value);
-  }
+  expect_same_units(&whole, &both);
   EXPECT(unit_counts_held(&whole) >= 1); /* the hot unit */
+  unit_sample_free(&s1);
+  unit_sample_free(&s2);
   unit_counts_free(&one);
   unit_counts_free(&a);
   unit_counts_free(&b);
@@ -192,7 +213,7 @@ static void test_merge_adds(void) {
 }
 
 /* A thread's sample drawn per batch and read per run of one state (the
- * runtime's way) counts what one table fed the whole stream counts: the
+ * runtime's way) counts what one batch of the whole stream counts: the
  * same positions, since both start from the same gaps. */
 static void test_batch_sample_equals_stream(void) {
   enum { N = 300000, BATCH = 4096 };
@@ -201,9 +222,9 @@ static void test_batch_sample_equals_stream(void) {
   struct sample_filter f;
   sample_filter_init(&f, 0.01, 12);
   struct unit_counts whole, runs, a, b;
-  struct unit_sample s = {0}; /* zeroed: ready */
+  struct unit_sample s = {0}, one = {0}; /* zeroed: ready */
   unit_counts_init(&whole, 12);
-  unit_counts_add(&whole, addrs, N, &f);
+  add_batch(&whole, &one, addrs, N, &f);
   unit_counts_init(&runs, 12);
   for (uint32_t first = 0; first < N; first += BATCH) {
     uint32_t end = N - first < BATCH ? N : first + BATCH;
@@ -223,14 +244,9 @@ static void test_batch_sample_equals_stream(void) {
   unit_counts_merge(&b, &runs);
   EXPECT_EQ(b.accesses, N);
   EXPECT_EQ(b.sampled, a.sampled);
-  EXPECT_EQ(unit_counts_units(&b), unit_counts_units(&a));
-  size_t iter = 0;
-  uint64_t unit, value;
-  while (u64map_next(&a.units, &iter, &unit, &value)) {
-    const uint64_t *other = u64map_find(&b.units, unit);
-    EXPECT(other && *other == value);
-  }
+  expect_same_units(&a, &b);
   unit_sample_free(&s);
+  unit_sample_free(&one);
   unit_counts_free(&whole);
   unit_counts_free(&runs);
   unit_counts_free(&a);
@@ -335,6 +351,7 @@ static void test_entropy_long_hot_unit(void) {
   sample_filter_init(&f, 0.01, 12);
   EXPECT(!sample_keep(&f, hot));
   struct unit_counts u, m;
+  struct unit_sample sample = {0};
   struct entropy_counts hashed;
   unit_counts_init(&u, 12);
   entropy_init(&hashed);
@@ -357,7 +374,7 @@ static void test_entropy_long_hot_unit(void) {
       if (sample_keep(&f, chunk[i]))
         EXPECT(entropy_add(&hashed, chunk[i], 1) == 0);
     }
-    unit_counts_add(&u, chunk, CHUNK, &f);
+    add_batch(&u, &sample, chunk, CHUNK, &f);
   }
   unit_counts_init(&m, 12);
   unit_counts_merge(&m, &u);
@@ -394,6 +411,7 @@ static void test_entropy_long_hot_unit(void) {
   EXPECT(worst <= 0.05);
   free(p);
   free(slot_counts);
+  unit_sample_free(&sample);
   unit_counts_free(&u);
   unit_counts_free(&m);
   entropy_free(&hashed);
