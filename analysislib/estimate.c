@@ -117,6 +117,7 @@ PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
                                           uint64_t accesses) {
   double rate = pisa_config.sampling.rate;
   uint64_t threshold = pisa_config.sampling.reuse_bursts.threshold_bytes;
+  unsigned unit_shift = pisa_config.sampling.reuse.shift;
   uint64_t sampled = histograms_accesses(h);
   int windows = bursts->n_sizes && burst_histograms_measured(bursts, 0);
   if ((rate == 1 && !pisa_group_steps(PISA_CONSUME_REUSE)) ||
@@ -126,8 +127,11 @@ PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
     for (unsigned b = 0; b < LOCALITY_BINS; b++)
       h->counts[s][b] = scaled(h->counts[s][b], rate);
     if (s < bursts->n_sizes && burst_histograms_measured(bursts, s))
-      burst_estimate(h->counts[s], bursts->exact[s], bursts->censored[s],
-                     burst_cut(threshold, h->line_bytes[s]), accesses);
+      burst_estimate(
+          h->counts[s], bursts->exact[s], bursts->censored[s],
+          burst_cut(threshold, h->line_bytes[s]),
+          burst_resolved(rate, UINT64_C(1) << unit_shift, h->line_bytes[s]),
+          accesses);
     else
       adjust_bin0(h->counts[s], accesses);
   }

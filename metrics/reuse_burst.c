@@ -18,6 +18,18 @@ unsigned burst_cut(uint64_t threshold_bytes, uint64_t line_bytes) {
   return bins_below(line_bytes ? threshold_bytes / line_bytes : 0);
 }
 
+unsigned burst_resolved(double rate, uint64_t unit_bytes, uint64_t line_bytes) {
+  double units =
+      unit_bytes > line_bytes ? (double)(unit_bytes / line_bytes) : 1;
+  double lines = ceil(BURST_RESOLVED_UNITS * units / rate);
+  if (lines >= 0x1p62)
+    return LOCALITY_FINITE_BINS;
+  uint64_t d = (uint64_t)lines;
+  /* bin i >= 1 starts at 2^(i-1): the first with 2^(i-1) >= d */
+  unsigned b = d > 1 ? 65u - (unsigned)__builtin_clzll(d - 1) : 1;
+  return b < LOCALITY_FINITE_BINS ? b : LOCALITY_FINITE_BINS;
+}
+
 void reuse_bursts_init(struct reuse_bursts *r,
                        const struct burst_config *config,
                        const uint64_t *line_bytes, size_t n_sizes) {
@@ -52,9 +64,15 @@ static int start_window(struct reuse_bursts *r) {
   return 0;
 }
 
+/* The quarters wholly below `seen` distinct lines: those below seen's own
+ * (its quarter holds it, so not wholly below), at most all of them. */
+static unsigned quarters_below(uint64_t seen) {
+  return seen >> BURST_QUARTER_BINS ? BURST_QUARTERS : burst_quarter(seen);
+}
+
 /* Accesses addrs[0..n), the window's from its access `at` on, at line
- * size s: each reference's bin from the engine becomes its outcome.  A
- * size measures from the reference at which the window has seen the
+ * size s: each reference's distance from the engine becomes its outcome.
+ * A size measures from the reference at which the window has seen the
  * threshold's lines, or from the middle of the window (a stream with
  * fewer lines: its references are censored lower). */
 static void measure_size(struct reuse_bursts *r, size_t s,
@@ -62,16 +80,30 @@ static void measure_size(struct reuse_bursts *r, size_t s,
                          uint8_t *out) {
   uint64_t seen = reuse_distinct_blocks(r->engine[s]);
   uint64_t warm = r->config.threshold_bytes >> r->shift[s];
-  reuse_batch(r->engine[s], addrs, n, out, NULL);
-  for (size_t i = 0; i < n; i++) {
-    uint8_t bin = out[i];
-    if (!r->measuring[s] && (seen >= warm || at + i >= r->config.window / 2))
-      r->measuring[s] = 1;
-    unsigned c = bins_below(seen);
-    out[i] = !r->measuring[s] ? BURST_UNMEASURED
-             : bin < c        ? bin
-                              : (uint8_t)(BURST_CENSORED + c);
-    seen += bin == REUSE_COLD;
+  uint64_t distance[256];
+  for (size_t done = 0; done < n; done += 256) {
+    size_t m = n - done < 256 ? n - done : 256, i = 0;
+    uint8_t *o = out + done;
+    reuse_batch(r->engine[s], addrs + done, m, o, distance);
+    for (; i < m && !r->measuring[s]; i++) {
+      if (seen >= warm || at + done + i >= r->config.window / 2) {
+        r->measuring[s] = 1;
+        break;
+      }
+      seen += o[i] == REUSE_COLD;
+      o[i] = BURST_UNMEASURED;
+    }
+    /* a distance the engine found is below the lines seen */
+    unsigned c = quarters_below(seen);
+    for (; i < m; i++) {
+      if (o[i] == REUSE_COLD) {
+        o[i] = (uint8_t)(BURST_CENSORED + c);
+        c = quarters_below(++seen);
+        continue;
+      }
+      unsigned q = burst_quarter(distance[i]);
+      o[i] = q < c ? (uint8_t)q : (uint8_t)(BURST_CENSORED + c);
+    }
   }
 }
 
@@ -134,57 +166,92 @@ void burst_histograms_add(struct burst_histograms *h,
 void burst_histograms_merge(struct burst_histograms *dst,
                             const struct burst_histograms *src) {
   for (size_t s = 0; s < dst->n_sizes && s < src->n_sizes; s++) {
-    for (unsigned b = 0; b < LOCALITY_FINITE_BINS; b++)
-      dst->exact[s][b] += src->exact[s][b];
-    for (unsigned c = 0; c < LOCALITY_BINS; c++)
+    for (unsigned q = 0; q < BURST_QUARTERS; q++)
+      dst->exact[s][q] += src->exact[s][q];
+    for (unsigned c = 0; c <= BURST_QUARTERS; c++)
       dst->censored[s][c] += src->censored[s][c];
   }
 }
 
 uint64_t burst_histograms_measured(const struct burst_histograms *h, size_t s) {
   uint64_t n = 0;
-  for (unsigned b = 0; b < LOCALITY_FINITE_BINS; b++)
-    n += h->exact[s][b];
-  for (unsigned c = 0; c < LOCALITY_BINS; c++)
+  for (unsigned q = 0; q < BURST_QUARTERS; q++)
+    n += h->exact[s][q];
+  for (unsigned c = 0; c <= BURST_QUARTERS; c++)
     n += h->censored[s][c];
   return n;
 }
 
-/* share[b] for the bins below cut (Kaplan-Meier: at bin b the references
- * at risk are the exact ones of bin b or above and the censored ones known
- * to be above b); returns the bin it stopped at, *left the share above. */
+/* share[b] for the bins below cut, quarter by quarter (Kaplan-Meier: at
+ * quarter q the references at risk are the exact ones of quarter q or
+ * above and the censored ones known to be above q); returns the quarter
+ * it stopped at, *left the share above. */
 static unsigned burst_shares(const uint64_t *exact, const uint64_t *censored,
                              unsigned cut, uint64_t at_risk, double *share,
                              double *left) {
-  unsigned b = 0;
-  for (*left = 1; b < cut && b < LOCALITY_FINITE_BINS; b++) {
-    at_risk -= censored[b];
+  unsigned q = 0,
+           end = 4 * (cut < BURST_QUARTER_BINS ? cut : BURST_QUARTER_BINS);
+  for (*left = 1; q < end; q++) {
+    at_risk -= censored[q];
     if (!at_risk)
       break;
-    share[b] = *left * (double)exact[b] / (double)at_risk;
-    *left -= share[b];
-    at_risk -= exact[b];
+    double s = *left * (double)exact[q] / (double)at_risk;
+    share[q / 4] += s;
+    *left -= s;
+    at_risk -= exact[q];
   }
-  return b;
+  return q;
+}
+
+/* share[b] for b in [from, LOCALITY_BINS) from SHARDS's counts (scaled
+ * to the stream's `references`), `left` of the references in all: those
+ * of bins from `resolved` on (cold included) at their count's share of
+ * the references (as SHARDS_adj has it: a ratio to the sampled references
+ * would weigh the few hot units a sample holds 1 / rate), as far as `left`
+ * goes, the rest of `left` over the bins from `from` below `resolved` in
+ * SHARDS's shape there.  Where SHARDS has nothing below `resolved`, all of
+ * `left` goes in its shape from `resolved` on, and where it has nothing at
+ * all, to the cold ones. */
+static void shards_shares(const uint64_t *counts, uint64_t references,
+                          unsigned from, unsigned resolved, double left,
+                          double *share) {
+  uint64_t gap = 0, far = 0;
+  for (unsigned b = from; b < LOCALITY_BINS; b++) {
+    if (b < resolved && b != LOCALITY_COLD_INDEX)
+      gap += counts[b];
+    else
+      far += counts[b];
+  }
+  if (!gap && !far) {
+    share[LOCALITY_COLD_INDEX] += left;
+    return;
+  }
+  double far_share = (double)far / (double)references;
+  if (!gap || far_share > left)
+    far_share = left;
+  for (unsigned b = from; b < LOCALITY_BINS; b++) {
+    int in_gap = b < resolved && b != LOCALITY_COLD_INDEX;
+    uint64_t of = in_gap ? gap : far;
+    share[b] += of ? (in_gap ? left - far_share : far_share) *
+                         (double)counts[b] / (double)of
+                   : 0;
+  }
 }
 
 void burst_estimate(uint64_t *counts, const uint64_t *exact,
-                    const uint64_t *censored, unsigned cut,
+                    const uint64_t *censored, unsigned cut, unsigned resolved,
                     uint64_t references) {
-  uint64_t measured = 0, tail = 0;
-  for (unsigned b = 0; b < LOCALITY_FINITE_BINS; b++)
-    measured += exact[b] + censored[b];
-  measured += censored[LOCALITY_FINITE_BINS];
+  uint64_t measured = 0;
+  for (unsigned q = 0; q < BURST_QUARTERS; q++)
+    measured += exact[q] + censored[q];
+  measured += censored[BURST_QUARTERS];
   if (!measured)
     return;
   double share[LOCALITY_BINS] = {0}, left;
-  unsigned from = burst_shares(exact, censored, cut, measured, share, &left);
-  for (unsigned b = from; b < LOCALITY_BINS; b++)
-    tail += counts[b];
-  for (unsigned b = from; b < LOCALITY_BINS; b++)
-    share[b] = tail ? left * (double)counts[b] / (double)tail
-               : b == LOCALITY_COLD_INDEX ? left
-                                          : 0;
+  unsigned from =
+      burst_shares(exact, censored, cut, measured, share, &left) / 4;
+  shards_shares(counts, references, from, resolved > from ? resolved : from,
+                left, share);
   /* rounded as running sums, so the counts add up to `references` */
   double sum = 0;
   uint64_t given = 0;

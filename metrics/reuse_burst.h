@@ -10,13 +10,29 @@
 
 #include "locality.h"
 
-/* What a window says of one reference at one line size (uint8_t):
- * 0..47, its exact bin; BURST_CENSORED + c, its line was not among the
- * window's last references, so its bin is c or more (every bin below c
- * lies below the distinct lines the window saw); BURST_UNMEASURED,
- * outside a window or in its warm-up. */
+/* What a window says of one reference at one line size (uint8_t), in
+ * quarter bins: bin b >= 3 ([2^(b-1), 2^b) lines) splits into four by the
+ * two bits below a distance's leading one, quarter q = 4 b + those bits;
+ * bins 0 to 2 (distances 0, 1, 2 and 3) are one quarter each, 4 b.
+ * 0..BURST_QUARTERS-1, its exact quarter; BURST_CENSORED + c, its line
+ * was not among the window's last references, so its quarter is c or more
+ * (every quarter below c lies below the distinct lines the window saw;
+ * c = BURST_QUARTERS: beyond the quarters kept); BURST_UNMEASURED,
+ * outside a window or in its warm-up.  Quarters, not bins, because a
+ * window that has seen 200 lines knows a distance of 144 exactly but not
+ * every distance of bin 8 ([128, 256)): in bins such a reference was
+ * censored, and a loop reusing lines 144 apart but thousands of accesses
+ * apart (floyd-warshall's rows) left its bin to SHARDS. */
+#define BURST_QUARTER_BINS 16 /* the bins kept in quarters: 0..15 */
+#define BURST_QUARTERS (4 * BURST_QUARTER_BINS)
 #define BURST_CENSORED 64
 #define BURST_UNMEASURED 255
+
+/* The quarter of a distance of d lines (d < 2^BURST_QUARTER_BINS - 1). */
+static inline unsigned burst_quarter(uint64_t d) {
+  unsigned b = d ? 64u - (unsigned)__builtin_clzll(d) : 0;
+  return 4 * b + (b >= 3 ? (unsigned)(d >> (b - 3)) & 3 : 0);
+}
 
 struct burst_config {
   uint64_t window; /* accesses per window (>= 2) */
@@ -52,12 +68,13 @@ void reuse_bursts_free(struct reuse_bursts *r);
 int reuse_bursts_batch(struct reuse_bursts *r, const uint64_t *addrs, size_t n,
                        uint8_t *const *outcomes, size_t *lo, size_t *hi);
 
-/* The bursts' counts of one scope (the process, a function): exact bins
- * and censored references per line size.  No pointers: embeddable. */
+/* The bursts' counts of one scope (the process, a function): exact
+ * quarters and censored references per line size.  No pointers:
+ * embeddable. */
 struct burst_histograms {
   size_t n_sizes;
-  uint64_t exact[LOCALITY_MAX_SIZES][LOCALITY_FINITE_BINS];
-  uint64_t censored[LOCALITY_MAX_SIZES][LOCALITY_BINS];
+  uint64_t exact[LOCALITY_MAX_SIZES][BURST_QUARTERS];
+  uint64_t censored[LOCALITY_MAX_SIZES][BURST_QUARTERS + 1];
 };
 
 void burst_histograms_init(struct burst_histograms *h, size_t n_sizes);
@@ -72,18 +89,40 @@ uint64_t burst_histograms_measured(const struct burst_histograms *h, size_t s);
 
 /* counts[0..LOCALITY_BINS) (one line size: bins, then cold) holds SHARDS's
  * histogram scaled to the whole stream; it becomes the estimate for
- * `references` references: bins below `cut` from the bursts (Kaplan-Meier
- * over the censored references: their share of the references), the mass
- * they leave spread over the bins from `cut` and cold in SHARDS's shape
- * (all cold when SHARDS has none there).  Bins stop coming from the bursts
- * where no measured reference reaches them.  Unchanged when the bursts
- * measured nothing. */
+ * `references` references: bins below `cut` (at most BURST_QUARTER_BINS)
+ * from the bursts' quarters exact[0..BURST_QUARTERS) and censored[0..
+ * BURST_QUARTERS] (Kaplan-Meier over the censored references, quarter by
+ * quarter: their share of the references), the mass
+ * they leave, `left`, from SHARDS.  SHARDS's scaled distances are resolved
+ * from bin `resolved` on (burst_resolved): those bins and the cold ones
+ * keep SHARDS's share of the references, as far as `left` goes; the rest
+ * of `left` goes to the bins below `resolved` in SHARDS's shape there,
+ * where SHARDS's distances are too coarse to say more than that they lie
+ * above the bursts' bins.  (In SHARDS's shape over all of them, distances
+ * just below the cut that SHARDS scaled above it took the far bins'
+ * mass.)  When SHARDS has nothing below `resolved`, all of `left` goes in
+ * its shape from there; all cold when SHARDS has nothing.  Quarters stop
+ * coming from the bursts where no measured reference reaches them (SHARDS
+ * then gives from that quarter's bin on).
+ * Unchanged when the bursts measured nothing. */
 void burst_estimate(uint64_t *counts, const uint64_t *exact,
-                    const uint64_t *censored, unsigned cut,
+                    const uint64_t *censored, unsigned cut, unsigned resolved,
                     uint64_t references);
 
 /* The bins a threshold of threshold_bytes gives `cut` at line_bytes: those
  * below threshold_bytes / line_bytes lines. */
 unsigned burst_cut(uint64_t threshold_bytes, uint64_t line_bytes);
+
+/* A distance of d lines spans about d / u sampling units of u lines each
+ * (u = unit_bytes / line_bytes), of which Binomial(d / u, rate) are
+ * sampled, so SHARDS's scaled distance has a relative standard error of
+ * about sqrt(u / (d rate)).  From BURST_RESOLVED_UNITS sampled units on
+ * (25%) it lies within one bin (a factor of 2) at two standard errors. */
+#define BURST_RESOLVED_UNITS 16
+
+/* The first bin whose distances SHARDS resolves at this rate, unit (the
+ * filter's block) and line size: the first that starts at
+ * BURST_RESOLVED_UNITS * u / rate lines or more. */
+unsigned burst_resolved(double rate, uint64_t unit_bytes, uint64_t line_bytes);
 
 #endif /* PISA_METRICS_REUSE_BURST_H */
