@@ -27,7 +27,12 @@ one length (1.00 and 0.01 for 1%), so that the program's data lie at the
 same addresses in both runs: the entropies and footprints then differ by
 the sampling alone, not by where the heap put the program's objects
 (hashtable's H_5 moved by 0.7 bit between two runs otherwise, graph's H_0
-by 0.1 between two sampled runs with the thread).
+by 0.1 between two sampled runs with the thread).  The environment's size
+places the stack: exact documents kept with --reuse-exact compare with
+sampled runs made in an environment of the same size (a variable set for
+one side only, such as LD_LIBRARY_PATH for another runtime, moved
+hashtable's and compress's short reuse distances), so give the other
+side a variable of the same length in its place.
 """
 import argparse
 import json
