@@ -98,12 +98,12 @@ uint64_t burst_histograms_measured(const struct burst_histograms *h, size_t s);
  * keep SHARDS's share of the references, as far as `left` goes; the rest
  * of `left` goes to the bins below `resolved` in SHARDS's shape there,
  * where SHARDS's distances are too coarse to say more than that they lie
- * above the bursts' bins.  (In SHARDS's shape over all of them, distances
- * just below the cut that SHARDS scaled above it took the far bins'
- * mass.)  When SHARDS has nothing below `resolved`, all of `left` goes in
- * its shape from there; all cold when SHARDS has nothing.  Quarters stop
- * coming from the bursts where no measured reference reaches them (SHARDS
- * then gives from that quarter's bin on).
+ * above the bursts' bins.  (In SHARDS's shape over all of them, the far
+ * bins' share depended on these coarse ones: distances just below the cut
+ * that SHARDS scaled above it took part of it.)  When SHARDS has nothing below
+ * `resolved`, all of `left` goes in its shape from there; all cold when SHARDS
+ * has nothing.  Quarters stop coming from the bursts where no measured
+ * reference reaches them (SHARDS then gives from that quarter's bin on).
  * Unchanged when the bursts measured nothing. */
 void burst_estimate(uint64_t *counts, const uint64_t *exact,
                     const uint64_t *censored, unsigned cut, unsigned resolved,
