@@ -28,7 +28,8 @@
 #define BURST_CENSORED 64
 #define BURST_UNMEASURED 255
 
-/* The quarter of a distance of d lines (d < 2^BURST_QUARTER_BINS - 1). */
+/* The quarter of a distance of d lines (any d: those from BURST_QUARTERS
+ * on are beyond the quarters kept, and a window censors them). */
 static inline unsigned burst_quarter(uint64_t d) {
   unsigned b = d ? 64u - (unsigned)__builtin_clzll(d) : 0;
   return 4 * b + (b >= 3 ? (unsigned)(d >> (b - 3)) & 3 : 0);
