@@ -19,17 +19,15 @@
 
 PISA_HIDDEN int pisa_sampled(void) { return pisa_config.sampling.rate < 1; }
 
-/* The rate the space group ends the run at: the run's, or lower after
- * the memory budget's steps (its state holds the blocks of the last). */
-static double space_rate(void) {
-  return pisa_group_rate(PISA_CONSUME_SPACE,
-                         pisa_group_steps(PISA_CONSUME_SPACE));
-}
-
+/* The filter the space group ends the run with: the run's, or a lower
+ * rate after the memory budget's steps (its state holds the blocks of the
+ * last). */
 static struct sample_filter space_filter(void) {
   return pisa_group_filter(PISA_CONSUME_SPACE,
                            pisa_group_steps(PISA_CONSUME_SPACE));
 }
+
+static double space_rate(void) { return space_filter().rate; }
 
 static uint64_t scaled(uint64_t sampled, double rate) {
   return rate < 1 ? (uint64_t)llround((double)sampled / rate) : sampled;

@@ -25,8 +25,9 @@ unsigned burst_resolved(double rate, uint64_t unit_bytes, uint64_t line_bytes) {
   if (lines >= 0x1p62)
     return LOCALITY_FINITE_BINS;
   uint64_t d = (uint64_t)lines;
-  /* bin i >= 1 starts at 2^(i-1): the first with 2^(i-1) >= d */
-  unsigned b = d > 1 ? 65u - (unsigned)__builtin_clzll(d - 1) : 1;
+  /* bin i >= 1 starts at 2^(i-1): the first after the bins wholly below
+   * d - 1, whose last is the bin holding d - 1 */
+  unsigned b = d > 1 ? bins_below(d - 1) + 1 : 1;
   return b < LOCALITY_FINITE_BINS ? b : LOCALITY_FINITE_BINS;
 }
 

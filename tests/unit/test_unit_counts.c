@@ -123,6 +123,15 @@ static size_t floyd_stream(uint64_t base, unsigned r, uint64_t *out) {
   return n;
 }
 
+/* One of 6 counters, counter c taken 2^-c of the time (the last two
+ * alike), from the low bits of r. */
+static unsigned skewed_counter(uint64_t r) {
+  unsigned c = 0;
+  while (c < 5 && (r >> c & 1))
+    c++;
+  return c;
+}
+
 /* A hot unit and a table: every other access to one of 6 counters in one
  * unit (skewed: counter c taken 2^-c of the time), the rest random 16-byte
  * slots of a 16 MiB table. */
@@ -131,10 +140,7 @@ static size_t hot_stream(size_t n, uint64_t *out) {
   for (size_t i = 0; i < n; i++) {
     uint64_t r = test_rng();
     if (i & 1) {
-      unsigned c = 0;
-      while (c < 5 && (r >> c & 1))
-        c++;
-      out[i] = hot + 8 * c;
+      out[i] = hot + 8 * skewed_counter(r);
     } else {
       out[i] = table + 16 * (r % (UINT64_C(1) << 20));
     }
@@ -359,9 +365,7 @@ static void test_entropy_long_hot_unit(void) {
     for (size_t i = 0; i < CHUNK; i++) {
       uint64_t r = test_rng();
       if (i & 1) {
-        unsigned k = 0;
-        while (k < 5 && (r >> k & 1))
-          k++;
+        unsigned k = skewed_counter(r);
         if (c >= CHUNKS / 2)
           k = 5 - k;
         counter_counts[k]++;
