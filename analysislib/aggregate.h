@@ -22,6 +22,10 @@ struct aggregate {
   int footprint_scaled;
   struct reuse_histograms reuse;
   struct burst_histograms reuse_bursts; /* sampled: the windows' counts */
+  /* reuse holds estimates already: a thread's of a sampled run, the sum
+   * of its functions' (pisa_aggregate_thread), and what such threads
+   * merged into */
+  int reuse_estimated;
   struct branch_stats branch;
   int branch_borrowed; /* branch is a thread's or a region's own table: read,
                         never freed */

@@ -107,26 +107,42 @@ static uint64_t drops_estimate(uint64_t drops, uint64_t sampled,
                  : 0;
 }
 
+/* The windows that give the short distances at line size s: bursts, or
+ * pooled where bursts measured fewer than PISA_STRATUM_MIN references (any
+ * at all without pooled); NULL when neither measured any. */
+static const struct burst_histograms *
+windows_at(const struct burst_histograms *bursts,
+           const struct burst_histograms *pooled, size_t s) {
+  uint64_t enough = pooled ? PISA_STRATUM_MIN : 1;
+  if (s < bursts->n_sizes && burst_histograms_measured(bursts, s) >= enough)
+    return bursts;
+  if (pooled && s < pooled->n_sizes && burst_histograms_measured(pooled, s))
+    return pooled;
+  return NULL;
+}
+
 /* The counts of a run sampled from the start are scaled here; those
  * after the memory budget's steps were weighted as they were counted
  * (consume.c), relative to the run's rate. */
 PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
                                           const struct burst_histograms *bursts,
+                                          const struct burst_histograms *pooled,
                                           uint64_t accesses) {
   double rate = pisa_config.sampling.rate;
   uint64_t threshold = pisa_config.sampling.reuse_bursts.threshold_bytes;
   unsigned unit_shift = pisa_config.sampling.reuse.shift;
   uint64_t sampled = histograms_accesses(h);
-  int windows = bursts->n_sizes && burst_histograms_measured(bursts, 0);
+  int windows = windows_at(bursts, pooled, 0) != NULL;
   if ((rate == 1 && !pisa_group_steps(PISA_CONSUME_REUSE)) ||
       (!sampled && !windows))
     return;
   for (size_t s = 0; s < h->n_sizes; s++) {
     for (unsigned b = 0; b < LOCALITY_BINS; b++)
       h->counts[s][b] = scaled(h->counts[s][b], rate);
-    if (s < bursts->n_sizes && burst_histograms_measured(bursts, s))
+    const struct burst_histograms *w = windows_at(bursts, pooled, s);
+    if (w)
       burst_estimate(
-          h->counts[s], bursts->exact[s], bursts->censored[s],
+          h->counts[s], w->exact[s], w->censored[s],
           burst_cut(threshold, h->line_bytes[s]),
           burst_resolved(rate, UINT64_C(1) << unit_shift, h->line_bytes[s]),
           accesses);

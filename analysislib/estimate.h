@@ -17,13 +17,23 @@ PISA_HIDDEN int pisa_sampled(void);
 PISA_HIDDEN double pisa_footprint_scale(struct aggregate *a);
 /* A footprint count of a's sampled units, scaled to a's whole footprint. */
 PISA_HIDDEN uint64_t pisa_estimate_bytes(struct aggregate *a, uint64_t sampled);
+/* A scope's own windows give its short reuse distances from this many
+ * measured references on (pisa_estimate_histograms). */
+#ifndef PISA_STRATUM_MIN
+#define PISA_STRATUM_MIN 256
+#endif
+
 /* Histograms of sampled references scaled to `accesses` references: every
  * count by 1 / rate; then, at each line size the windows measured
  * (bursts), the short distances from them and the long ones in SHARDS's
  * shape (burst_estimate), at the others the difference to `accesses`
- * added to bin 0 (SHARDS_adj).  Unchanged when not sampled. */
+ * added to bin 0 (SHARDS_adj).  `pooled`, when not NULL, is the windows
+ * of a larger scope (a function's thread), which stand in for bursts at a
+ * line size where bursts measured fewer than PISA_STRATUM_MIN references.
+ * Unchanged when not sampled. */
 PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
                                           const struct burst_histograms *bursts,
+                                          const struct burst_histograms *pooled,
                                           uint64_t accesses);
 /* Every count in o (an object of counts and objects of counts) times
  * scale. */

@@ -145,7 +145,8 @@ static void families_json(json_object *o, struct aggregate *a, unsigned fam) {
   for (int c = 0; c < 3; c++)
     footprint_merge(&all, &a->class_footprint[c]);
   struct reuse_histograms reuse = a->reuse;
-  pisa_estimate_histograms(&reuse, &a->reuse_bursts, references(a));
+  if (!a->reuse_estimated)
+    pisa_estimate_histograms(&reuse, &a->reuse_bursts, NULL, references(a));
   if (fam & PISA_FAMILY(FOOTPRINT))
     add_if(o, "footprint",
            footprint_to_json(&all, pisa_config.line_sizes,

@@ -102,8 +102,11 @@ static void measure_size(struct reuse_bursts *r, size_t s,
         c = quarters_below(++seen);
         continue;
       }
+      /* below the lines seen, so in quarter c at most: exact, unless
+       * beyond the quarters kept */
       unsigned q = burst_quarter(distance[i]);
-      o[i] = q < c ? (uint8_t)q : (uint8_t)(BURST_CENSORED + c);
+      o[i] = q <= c && q < BURST_QUARTERS ? (uint8_t)q
+                                          : (uint8_t)(BURST_CENSORED + c);
     }
   }
 }
@@ -185,21 +188,19 @@ uint64_t burst_histograms_measured(const struct burst_histograms *h, size_t s) {
 
 /* share[b] for the bins below cut, quarter by quarter (Kaplan-Meier: at
  * quarter q the references at risk are the exact ones of quarter q or
- * above and the censored ones known to be above q); returns the quarter
- * it stopped at, *left the share above. */
+ * above and the censored ones of quarter q or above, as a reference
+ * censored at a time is at risk at that time); returns the quarter it
+ * stopped at, *left the share above. */
 static unsigned burst_shares(const uint64_t *exact, const uint64_t *censored,
                              unsigned cut, uint64_t at_risk, double *share,
                              double *left) {
   unsigned q = 0,
            end = 4 * (cut < BURST_QUARTER_BINS ? cut : BURST_QUARTER_BINS);
-  for (*left = 1; q < end; q++) {
-    at_risk -= censored[q];
-    if (!at_risk)
-      break;
+  for (*left = 1; q < end && at_risk; q++) {
     double s = *left * (double)exact[q] / (double)at_risk;
     share[q / 4] += s;
     *left -= s;
-    at_risk -= exact[q];
+    at_risk -= exact[q] + censored[q];
   }
   return q;
 }

@@ -15,10 +15,16 @@
  * two bits below a distance's leading one, quarter q = 4 b + those bits;
  * bins 0 to 2 (distances 0, 1, 2 and 3) are one quarter each, 4 b.
  * 0..BURST_QUARTERS-1, its exact quarter; BURST_CENSORED + c, its line
- * was not among the window's last references, so its quarter is c or more
- * (every quarter below c lies below the distinct lines the window saw;
- * c = BURST_QUARTERS: beyond the quarters kept); BURST_UNMEASURED,
- * outside a window or in its warm-up.  Quarters, not bins, because a
+ * was not among the window's last references, so its distance is at
+ * least the distinct lines the window saw, which lie in quarter c (every
+ * quarter below c lies below them; c = BURST_QUARTERS: beyond the
+ * quarters kept); BURST_UNMEASURED, outside a window or in its warm-up.
+ * A distance the window found is below the lines it saw, so in quarter c
+ * at most, and it stays exact there: a loop over the window's whole
+ * working set of L lines reuses each line L - 1 lines apart, in the
+ * quarter of L itself, and censored it left those references (1/8 of a
+ * 4 KiB array's at 64-byte lines) to SHARDS, which had sampled nothing
+ * of so small a footprint and made them cold.  Quarters, not bins, because a
  * window that has seen 200 lines knows a distance of 144 exactly but not
  * every distance of bin 8 ([128, 256)): in bins such a reference was
  * censored, and a loop reusing lines 144 apart but thousands of accesses

@@ -86,10 +86,10 @@ static uint64_t mixed_line(uint64_t *fresh) {
 /* Every outcome of every window, from the definition: a reference is
  * measured once the window saw the threshold's lines (or half its
  * accesses); it is exact when its line came before in the window (its
- * distance is then below the lines seen) and its bin is below those lines,
- * else censored at the bins below the lines seen, and then really that far
- * (the whole stream's distance says so).  Below the threshold every
- * measured distance is exact. */
+ * distance is then below the lines seen) and its quarter is one of those
+ * kept, else censored at the first quarter not wholly below the lines
+ * seen, and then really that far (the whole stream's distance says so).
+ * Below the threshold every measured distance is exact. */
 static void test_outcomes_by_brute_force(void) {
   enum { N = 6000, WINDOW = 1000, PERIOD = 2500, THRESHOLD_LINES = 64 };
   uint64_t *lines = malloc(N * 8), *addrs = malloc(N * 8), *d = malloc(N * 8);
@@ -124,9 +124,11 @@ static void test_outcomes_by_brute_force(void) {
       EXPECT_EQ(out[i], BURST_UNMEASURED);
     /* the quarters wholly below seen lines */
     unsigned below = quarters_below_seen(seen);
-    unsigned want = in_window[lines[i]] && quarter_of(d[i]) < below
+    unsigned want = in_window[lines[i]] && quarter_of(d[i]) < BURST_QUARTERS
                         ? quarter_of(d[i])
                         : BURST_CENSORED + below;
+    if (at < WINDOW && warm && in_window[lines[i]])
+      EXPECT(quarter_of(d[i]) <= below); /* d < seen */
     if (at < WINDOW && warm)
       EXPECT_EQ(out[i], want);
     if (at < WINDOW && warm && out[i] >= BURST_CENSORED)
@@ -198,8 +200,8 @@ static void test_resolved_by_hand(void) {
  * and cold equal): 60, 20, 0, 10 and 10 cold of 100.  With censoring
  * below the cut (4 in bin 0, 2 in bin 1, 2 in bin 2, 2 censored at bin
  * 1, cut 3), Kaplan-Meier: bin 0 4/10; at bin 1 the 4 exact ones above
- * are at risk (the censored ones are not): 0.6 * 2/4 = 0.3; at bin 2,
- * 0.3 * 2/2: 40, 30, 30, nothing above. */
+ * and the 2 censored there are at risk: 0.6 * 2/6 = 0.2; at bin 2, where
+ * the censored ones are no longer, 0.4 * 2/2: 40, 20, 40, nothing above. */
 static void test_estimate_by_hand(void) {
   uint64_t exact[BURST_QUARTERS] = {6};
   uint64_t censored[BURST_QUARTERS + 1] = {0};
@@ -222,8 +224,8 @@ static void test_estimate_by_hand(void) {
   counts2[LOCALITY_COLD_INDEX] = 5;
   burst_estimate(counts2, exact2, censored2, 3, 0, 100);
   EXPECT_EQ(counts2[0], 40);
-  EXPECT_EQ(counts2[1], 30);
-  EXPECT_EQ(counts2[2], 30);
+  EXPECT_EQ(counts2[1], 20);
+  EXPECT_EQ(counts2[2], 40);
   EXPECT_EQ(counts2[LOCALITY_COLD_INDEX], 0);
   /* nothing measured: SHARDS's counts stay */
   uint64_t none[BURST_QUARTERS] = {0}, none_c[BURST_QUARTERS + 1] = {0};
@@ -438,11 +440,45 @@ static void test_quarters(void) {
   free(lines), free(exact);
 }
 
+/* A loop over a window's whole working set: 65 lines in turn, each reused
+ * 64 lines later, in quarter 28 ([64, 80)), which also holds the 65 lines
+ * the window has seen.  Found by the window, so below the lines seen, the
+ * distance is exact there; censored at quarter 28 (as it was), it went to
+ * SHARDS, which had sampled none of so small a footprint, and every
+ * reference became cold: a miss at every cache size instead of a hit at
+ * 80 lines and more. */
+static void test_whole_working_set(void) {
+  enum { N = 4000, LINES = 65, WINDOW = 1000 };
+  uint64_t addrs[N];
+  for (size_t i = 0; i < N; i++)
+    addrs[i] = (uint64_t)(i % LINES) << 6;
+  const uint64_t line_bytes[] = {64};
+  struct burst_config config = {WINDOW, 2 * WINDOW, 65536};
+  struct reuse_bursts r;
+  reuse_bursts_init(&r, &config, line_bytes, 1);
+  uint8_t out[N], *o = out;
+  size_t lo, hi;
+  EXPECT(reuse_bursts_batch(&r, addrs, N, &o, &lo, &hi) == 0);
+  struct burst_histograms h;
+  burst_histograms_init(&h, 1);
+  burst_histograms_add(&h, (const uint8_t *const *)&o, lo, hi - lo);
+  /* two windows, each measuring its second half: all at distance 64 */
+  EXPECT_EQ(h.exact[0][burst_quarter(64)], WINDOW);
+  EXPECT_EQ(burst_histograms_measured(&h, 0), WINDOW);
+  uint64_t counts[LOCALITY_BINS] = {0}; /* SHARDS: nothing */
+  burst_estimate(counts, h.exact[0], h.censored[0], burst_cut(65536, 64),
+                 burst_resolved(0.01, 512, 64), N);
+  EXPECT_EQ(counts[7], N); /* bin 7: [64, 128) */
+  EXPECT_EQ(counts[LOCALITY_COLD_INDEX], 0);
+  reuse_bursts_free(&r);
+}
+
 int main(void) {
   RUN(test_outcomes_by_brute_force);
   RUN(test_estimate_by_hand);
   RUN(test_miss_ratios);
   RUN(test_resolved_bins);
   RUN(test_quarters);
+  RUN(test_whole_working_set);
   return check_summary();
 }
