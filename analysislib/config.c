@@ -204,6 +204,22 @@ static void parse_sampling(const char *spec) {
   parse_reuse_bursts(&c->reuse_bursts, c->rate);
 }
 
+/* PISA_SAMPLE_SEED=N: each random choice of the sampling from its own
+ * hash of N (0: none moved, the default draw). */
+static void parse_sample_seed(void) {
+  struct pisa_sampling_config *c = &pisa_config.sampling;
+  c->seed = env_number("PISA_SAMPLE_SEED", 0, UINT64_MAX, 0);
+  if (!c->seed)
+    return;
+  c->reuse.seed = c->space.seed = sample_hash(c->seed + 1);
+  const struct burst_config *w = &c->reuse_bursts;
+  c->reuse_bursts.offset =
+      sample_hash(c->seed + 2) % (w->period - w->window + 1);
+  c->burst_offset =
+      sample_hash(c->seed + 3) % (c->burst_period - c->burst_instances + 1);
+  c->unit_seed = sample_hash(c->seed + 4);
+}
+
 /* PISA_HW_COUNTERS=name,name (pisa-char checked the names against the
  * events it knows; hw.c says which are unavailable). */
 static void parse_hw_counters(const char *spec) {
@@ -292,6 +308,7 @@ static void read_config(void) {
   budget_set_limit(pisa_config.memory_limit);
   parse_windows(getenv("PISA_ILP_WINDOWS"));
   parse_sampling(getenv("PISA_SAMPLE"));
+  parse_sample_seed();
   parse_analysis_threads();
   const char *inlined = getenv("PISA_INLINED");
   pisa_config.frames_only = inlined && !strcmp(inlined, "0");

@@ -30,6 +30,12 @@ struct pisa_sampling_config {
    * accesses (reuse_burst.h), PISA_SAMPLE_REUSE_WINDOW and
    * PISA_SAMPLE_REUSE_THRESHOLD. */
   struct burst_config reuse_bursts;
+  /* PISA_SAMPLE_SEED (--sample-seed): 0, the default draw; any other
+   * value draws other blocks (the filters' seed), starts the reuse
+   * windows (reuse_bursts.offset) and the bursts (burst_offset: the first
+   * at this instance of a thread) elsewhere in the period, and draws the
+   * units' temporal sample (unit_seed) from another start. */
+  uint64_t seed, burst_offset, unit_seed;
 };
 
 /* Both modes, and deep mode's analysis. */

@@ -1011,9 +1011,10 @@ static void consume_bursts(struct pisa_thread *t, struct pisa_bursts *bursts,
                            void (*consume)(struct pisa_thread *,
                                            const struct event_batch *)) {
   const struct pisa_sampling_config *c = &pisa_config.sampling;
+  uint64_t phase = (period - c->burst_offset % period) % period;
   size_t n = b->n_instances;
   for (size_t i = 0; i < n;) {
-    uint64_t at = (bursts->instances + i) % period;
+    uint64_t at = (bursts->instances + i + phase) % period;
     if (at >= c->burst_instances) {
       i += period - at < n - i ? period - at : n - i;
       continue;
@@ -1057,7 +1058,8 @@ static void consume_space(struct pisa_thread *t, const struct event_batch *b) {
       spatial(t, PISA_CONSUME_SPACE, &t->space_sample, b);
   if (fed != b && units_counted() &&
       unit_sample_batch(&t->unit_sample, b->first_access[0],
-                        b->first_access[b->n_instances]))
+                        b->first_access[b->n_instances],
+                        pisa_config.sampling.unit_seed))
     pisa_out_of_memory(); /* the batch is not counted for its units */
   if (fed)
     consume_functions(t, b, fed);

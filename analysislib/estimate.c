@@ -246,13 +246,14 @@ static uint64_t reuse_units(void) {
 }
 
 /* The bursts the threads analysed for a temporal group, at its last
- * period. */
+ * period: those that started in a thread's n instances, one at
+ * burst_offset and every period after it. */
 static uint64_t burst_coverage(unsigned g, uint64_t period) {
-  uint64_t bursts = 0;
+  uint64_t bursts = 0, offset = pisa_config.sampling.burst_offset % period;
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {
     uint64_t n = g == PISA_CONSUME_SCHED ? t->sched_bursts.instances
                                          : t->branch_bursts.instances;
-    bursts += (n + period - 1) / period;
+    bursts += n > offset ? (n - offset + period - 1) / period : 0;
   }
   return bursts;
 }
@@ -409,6 +410,8 @@ PISA_HIDDEN json_object *pisa_sampling_json(struct aggregate *totals) {
   json_object *o = json_object_new_object();
   json_object_object_add(o, "rate",
                          json_object_new_double(pisa_config.sampling.rate));
+  json_object_object_add(o, "seed",
+                         json_object_new_uint64(pisa_config.sampling.seed));
   json_object_object_add(o, "families", families);
   return o;
 }

@@ -88,6 +88,10 @@ static const char usage_text[] =
     "                        blocks a hash selects at RATE, branch and\n"
     "                        ILP/BBLP from bursts covering RATE of the\n"
     "                        run; estimates, marked in the result\n"
+    "      --sample-seed N   with --sample: another draw (0, the default,\n"
+    "                        is the usual one); runs with different seeds\n"
+    "                        sample other blocks, windows and bursts, and\n"
+    "                        their spread shows the sampling error\n"
     "      --memory-limit SIZE\n"
     "                        memory all analysis state may hold, in bytes\n"
     "                        or with K, M, G or T (default half the\n"
@@ -157,6 +161,7 @@ enum {
   OPT_MPI,
   OPT_OVERSUBSCRIBE,
   OPT_SAMPLE,
+  OPT_SAMPLE_SEED,
   OPT_MEMORY_LIMIT,
   OPT_ANALYSIS_THREADS,
   OPT_ROI_FUNCTION,
@@ -182,6 +187,7 @@ static const struct option RunOptions[] = {
     {"csv", required_argument, NULL, OPT_CSV},
     {"mpi", required_argument, NULL, OPT_MPI},
     {"sample", required_argument, NULL, OPT_SAMPLE},
+    {"sample-seed", required_argument, NULL, OPT_SAMPLE_SEED},
     {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
     {"analysis-threads", required_argument, NULL, OPT_ANALYSIS_THREADS},
     {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
@@ -251,6 +257,8 @@ static int take_option(int opt, char *arg, void *ctx) {
     break;
   case OPT_SAMPLE:
     return run_parse_sample(cl, arg, s);
+  case OPT_SAMPLE_SEED:
+    return run_parse_sample_seed(cl, arg, s);
   case OPT_MEMORY_LIMIT:
     return run_parse_memory_limit(cl, arg, s);
   case OPT_ANALYSIS_THREADS:

@@ -120,10 +120,11 @@ static void unmeasured(const struct reuse_bursts *r, uint8_t *const *outcomes,
 int reuse_bursts_batch(struct reuse_bursts *r, const uint64_t *addrs, size_t n,
                        uint8_t *const *outcomes, size_t *lo, size_t *hi) {
   uint64_t window = r->config.window, period = r->config.period;
+  uint64_t phase = (period - r->config.offset % period) % period;
   int status = 0;
   *lo = *hi = 0;
   for (size_t i = 0; i < n;) {
-    uint64_t at = (r->clock + i) % period;
+    uint64_t at = (r->clock + i + phase) % period;
     if (at >= window) {
       i += period - at < n - i ? (size_t)(period - at) : n - i;
       continue;

@@ -47,6 +47,9 @@ struct burst_config {
   /* A window measures a line size once it has seen this many bytes of
    * distinct lines (or half its accesses): distances below are exact. */
   uint64_t threshold_bytes;
+  /* The first window starts at this access of the stream, the next ones
+   * a period apart (at most period - window; 0: at its first access). */
+  uint64_t offset;
 };
 
 /* One stream's windows, every line size.  The engines exist only inside a

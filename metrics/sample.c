@@ -15,6 +15,7 @@ void sample_filter_init(struct sample_filter *f, double rate, unsigned shift) {
   f->shift = shift;
   f->threshold = threshold;
   f->rate = (double)threshold / (double)(UINT64_C(1) << SAMPLE_HASH_BITS);
+  f->seed = 0;
 }
 
 static void copy_access(struct event_batch *dst, const struct event_batch *src,
@@ -67,12 +68,15 @@ AVX2 static size_t keep_avx2(const struct sample_filter *f,
                              uint32_t *index) {
   const __m128i shift = _mm_cvtsi32_si128((int)f->shift);
   const __m256i mask = _mm256_set1_epi64x((INT64_C(1) << SAMPLE_HASH_BITS) - 1),
-                threshold = _mm256_set1_epi64x((long long)f->threshold);
+                threshold = _mm256_set1_epi64x((long long)f->threshold),
+                seed = _mm256_set1_epi64x((long long)f->seed);
   size_t kept = 0;
   uint32_t a = from;
   for (; end - a >= 4; a += 4) {
-    __m256i x = _mm256_srl_epi64(
-        _mm256_loadu_si256((const __m256i *)(addr + a)), shift);
+    __m256i x = _mm256_xor_si256(
+        _mm256_srl_epi64(_mm256_loadu_si256((const __m256i *)(addr + a)),
+                         shift),
+        seed);
     x = _mm256_xor_si256(x, _mm256_srli_epi64(x, 30));
     x = mul64(x, SAMPLE_HASH_K1);
     x = _mm256_xor_si256(x, _mm256_srli_epi64(x, 27));
@@ -97,11 +101,13 @@ AVX512 static size_t keep_avx512(const struct sample_filter *f,
   const __m512i k1 = _mm512_set1_epi64((long long)SAMPLE_HASH_K1),
                 k2 = _mm512_set1_epi64((long long)SAMPLE_HASH_K2),
                 mask = _mm512_set1_epi64((INT64_C(1) << SAMPLE_HASH_BITS) - 1),
-                threshold = _mm512_set1_epi64((long long)f->threshold);
+                threshold = _mm512_set1_epi64((long long)f->threshold),
+                seed = _mm512_set1_epi64((long long)f->seed);
   size_t kept = 0;
   uint32_t a = from;
   for (; end - a >= 8; a += 8) {
-    __m512i x = _mm512_srl_epi64(_mm512_loadu_si512(addr + a), shift);
+    __m512i x = _mm512_xor_si512(
+        _mm512_srl_epi64(_mm512_loadu_si512(addr + a), shift), seed);
     x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 30));
     x = _mm512_mullo_epi64(x, k1);
     x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 27));

@@ -20,10 +20,11 @@ struct sample_filter {
   unsigned shift;     /* block size 1 << shift */
   uint32_t threshold; /* sampled hashes: [0, threshold) */
   double rate;        /* threshold / 2^24, the rate actually used */
+  uint64_t seed;      /* xored into the block number before hashing */
 };
 
 /* A filter of blocks of 1 << shift bytes at `rate` (0 < rate <= 1),
- * rounded to a multiple of 2^-24 (at least one). */
+ * rounded to a multiple of 2^-24 (at least one), seed 0. */
 void sample_filter_init(struct sample_filter *f, double rate, unsigned shift);
 
 /* The splitmix64 finalizer: every input bit moves every output bit.
@@ -39,7 +40,7 @@ static inline uint64_t sample_hash(uint64_t x) {
 }
 
 static inline int sample_keep(const struct sample_filter *f, uint64_t addr) {
-  return (sample_hash(addr >> f->shift) &
+  return (sample_hash((addr >> f->shift) ^ f->seed) &
           ((UINT64_C(1) << SAMPLE_HASH_BITS) - 1)) < f->threshold;
 }
 

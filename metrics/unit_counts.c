@@ -145,20 +145,23 @@ static void sampled_access(struct unit_counts *u, uint64_t addr,
     held_sample(u, p->held, addr);
 }
 
-void unit_sample_init(struct unit_sample *s) {
+void unit_sample_init(struct unit_sample *s, uint64_t seed) {
+  uint64_t start = UINT64_C(0x9e3779b97f4a7c15) ^ seed;
   memset(s, 0, sizeof *s);
-  gaps_init(&s->gaps, UINT64_C(0x9e3779b97f4a7c15), UNIT_SAMPLE);
+  gaps_init(&s->gaps, start ? start : UINT64_C(0x9e3779b97f4a7c15),
+            UNIT_SAMPLE);
 }
 
 void unit_sample_free(struct unit_sample *s) {
   free(s->at);
-  unit_sample_init(s);
+  unit_sample_init(s, 0);
 }
 
-int unit_sample_batch(struct unit_sample *s, uint32_t first, uint32_t end) {
+int unit_sample_batch(struct unit_sample *s, uint32_t first, uint32_t end,
+                      uint64_t seed) {
   int failed = 0;
   if (!s->gaps.random) /* zeroed: not drawn from yet */
-    unit_sample_init(s);
+    unit_sample_init(s, seed);
   s->n = s->cursor = 0;
   /* gaps.left counts this batch's first access: the next one taken is
    * first + left - 1 */

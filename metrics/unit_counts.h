@@ -117,12 +117,15 @@ struct unit_sample {
                     hashtable's time) */
 };
 
-/* A zeroed struct unit_sample is initialised at its first batch. */
-void unit_sample_init(struct unit_sample *s);
+/* A zeroed struct unit_sample is initialised at its first batch; `seed`
+ * (0 for the default draw) is xored into its generator's start. */
+void unit_sample_init(struct unit_sample *s, uint64_t seed);
 void unit_sample_free(struct unit_sample *s);
 /* s->at[0..n) = the accesses of [first, end) the sample takes (the gaps
- * run on from the last batch); 0, or -1 when memory ran out (none). */
-int unit_sample_batch(struct unit_sample *s, uint32_t first, uint32_t end);
+ * run on from the last batch; the first batch initialises s with `seed`);
+ * 0, or -1 when memory ran out (none). */
+int unit_sample_batch(struct unit_sample *s, uint32_t first, uint32_t end,
+                      uint64_t seed);
 
 /* The sampled accesses from s->cursor below `to`, counted for their
  * units (unit_counts_add_sampled's slow path). */

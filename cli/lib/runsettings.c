@@ -9,6 +9,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +286,15 @@ int run_parse_sample(const struct command_line *cl, const char *arg,
   return 0;
 }
 
+int run_parse_sample_seed(const struct command_line *cl, const char *arg,
+                          struct run_settings *s) {
+  if (parse_unsigned(arg, 0, ULONG_MAX, &s->sample_seed))
+    return usage_error(cl, "--sample-seed %s: expected a number from 0 to %lu",
+                       arg, ULONG_MAX);
+  s->sample_seed_given = 1;
+  return 0;
+}
+
 int run_parse_memory_limit(const struct command_line *cl, const char *arg,
                            struct run_settings *s) {
   uint64_t bytes;
@@ -322,6 +332,8 @@ int run_check_mode(const struct command_line *cl,
   if (s->counter && s->intervals)
     return usage_error(cl, "--intervals needs deep mode; a counter run has "
                            "--interval-ms");
+  if (s->sample_seed_given && !s->sample_rate)
+    return usage_error(cl, "--sample-seed needs --sample");
   if (s->sample_rate && s->intervals && strcmp(s->intervals, "off"))
     return usage_error(cl, "--intervals needs an exact run; a sampled run "
                            "(--sample) keeps no intervals");
@@ -399,7 +411,8 @@ static void counter_env(const struct run_settings *s, struct strvec *env) {
     child_env_set(env, "PISA_CSV", "1", 1);
 }
 
-/* PISA_SAMPLE, PISA_MEMORY_LIMIT and PISA_ANALYSIS_THREADS, when given. */
+/* PISA_SAMPLE, PISA_SAMPLE_SEED, PISA_MEMORY_LIMIT and
+ * PISA_ANALYSIS_THREADS, when given. */
 static void sampling_env(const struct run_settings *s, struct strvec *env) {
   char number[32];
   if (s->analysis_threads >= 0) {
@@ -409,6 +422,10 @@ static void sampling_env(const struct run_settings *s, struct strvec *env) {
   if (s->sample_rate) {
     snprintf(number, sizeof number, "%.9g", s->sample_rate);
     child_env_set(env, "PISA_SAMPLE", number, 1);
+  }
+  if (s->sample_seed_given) {
+    snprintf(number, sizeof number, "%lu", s->sample_seed);
+    child_env_set(env, "PISA_SAMPLE_SEED", number, 1);
   }
   if (s->memory_limit) {
     snprintf(number, sizeof number, "%llu", s->memory_limit);

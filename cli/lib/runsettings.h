@@ -15,8 +15,10 @@ struct run_settings {
   unsigned entropy_bits;
   unsigned families; /* PISA_FAMILY() bits */
   int metrics_given;
-  char windows[128];  /* PISA_ILP_WINDOWS: "0,64"; empty: the default */
-  double sample_rate; /* --sample: 0 when exact */
+  char windows[128];         /* PISA_ILP_WINDOWS: "0,64"; empty: the default */
+  double sample_rate;        /* --sample: 0 when exact */
+  unsigned long sample_seed; /* --sample-seed N */
+  int sample_seed_given;
   unsigned long long memory_limit; /* --memory-limit bytes; 0: default */
   int analysis_threads; /* --analysis-threads N; -1: the runtime's default */
   /* counter mode (docs/counter-mode.md) */
@@ -64,6 +66,9 @@ int run_parse_object_depth(const struct command_line *cl, const char *arg,
 /* --sample RATE: "1%" or "0.01", from 0.000001 to 1. */
 int run_parse_sample(const struct command_line *cl, const char *arg,
                      struct run_settings *s);
+/* --sample-seed N: 0 to 2^64 - 1. */
+int run_parse_sample_seed(const struct command_line *cl, const char *arg,
+                          struct run_settings *s);
 /* --memory-limit SIZE: bytes with an optional K, M, G or T (binary
  * units), at least 1M. */
 int run_parse_memory_limit(const struct command_line *cl, const char *arg,

@@ -98,7 +98,7 @@ static void test_outcomes_by_brute_force(void) {
     addrs[i] = (lines[i] = mixed_line(&fresh)) << 6;
   fenwick_distances(lines, N, d, fresh);
   const uint64_t line_bytes[] = {64};
-  struct burst_config config = {WINDOW, PERIOD, THRESHOLD_LINES * 64};
+  struct burst_config config = {WINDOW, PERIOD, THRESHOLD_LINES * 64, 0};
   struct reuse_bursts r;
   reuse_bursts_init(&r, &config, line_bytes, 1);
   uint8_t *out = malloc(N);
@@ -332,7 +332,7 @@ static void test_miss_ratios(void) {
   fenwick_distances(lines, N, exact, LINES);
   /* windows of 4096 accesses every 8192, measured from 64 KiB of lines
    * (1024): 366 windows */
-  struct burst_config config = {4096, 8192, 65536};
+  struct burst_config config = {4096, 8192, 65536, 0};
   struct simulated sim;
   simulate(lines, N, 0.05, &config, &sim);
   uint64_t counts[LOCALITY_BINS], shards_only[LOCALITY_BINS];
@@ -379,7 +379,7 @@ static void test_resolved_bins(void) {
                : test_rng() % 2 ? 64 + at++ % SWEEP
                                 : 64 + SWEEP + test_rng() % FAR;
   fenwick_distances(lines, N, exact, 64 + SWEEP + FAR);
-  struct burst_config config = {8192, (uint64_t)(8192 / rate), 65536};
+  struct burst_config config = {8192, (uint64_t)(8192 / rate), 65536, 0};
   struct simulated sim;
   simulate(lines, N, rate, &config, &sim);
   unsigned cut = burst_cut(65536, 64),
@@ -426,7 +426,7 @@ static void test_quarters(void) {
       }
   fenwick_distances(lines, n, exact, ROWS * row_lines);
   const double rate = 0.01;
-  struct burst_config config = {8192, (uint64_t)(8192 / rate), 65536};
+  struct burst_config config = {8192, (uint64_t)(8192 / rate), 65536, 0};
   struct simulated sim;
   simulate(lines, n, rate, &config, &sim);
   uint64_t counts[LOCALITY_BINS];
@@ -453,7 +453,7 @@ static void test_whole_working_set(void) {
   for (size_t i = 0; i < N; i++)
     addrs[i] = (uint64_t)(i % LINES) << 6;
   const uint64_t line_bytes[] = {64};
-  struct burst_config config = {WINDOW, 2 * WINDOW, 65536};
+  struct burst_config config = {WINDOW, 2 * WINDOW, 65536, 0};
   struct reuse_bursts r;
   reuse_bursts_init(&r, &config, line_bytes, 1);
   uint8_t out[N], *o = out;
@@ -473,6 +473,40 @@ static void test_whole_working_set(void) {
   reuse_bursts_free(&r);
 }
 
+/* With an offset (another draw, --sample-seed) the first window starts at
+ * that access and the next ones a period after it: accesses are measured
+ * only in [300, 400), [1300, 1400) and [2300, 2400) of 2500, whatever the
+ * batches' cuts. */
+static void test_window_offset(void) {
+  enum { N = 2500, WINDOW = 100, PERIOD = 1000, OFFSET = 300 };
+  uint64_t addrs[N];
+  for (size_t i = 0; i < N; i++)
+    addrs[i] = (uint64_t)(i % 7) << 6; /* 7 lines: measured from the middle */
+  const uint64_t line_bytes[] = {64};
+  struct burst_config config = {WINDOW, PERIOD, 64, OFFSET};
+  struct reuse_bursts r;
+  reuse_bursts_init(&r, &config, line_bytes, 1);
+  uint8_t out[N];
+  memset(out, BURST_UNMEASURED, N);
+  for (size_t i = 0; i < N; i += 333) {
+    size_t n = N - i < 333 ? N - i : 333, lo, hi;
+    uint8_t *o = out + i;
+    EXPECT(reuse_bursts_batch(&r, addrs + i, n, &o, &lo, &hi) == 0);
+    memset(o, BURST_UNMEASURED, lo);
+    memset(o + hi, BURST_UNMEASURED, n - hi);
+  }
+  for (size_t i = 0; i < N; i++) {
+    size_t at = (i + PERIOD - OFFSET) % PERIOD;
+    /* 64 bytes of threshold: one line seen, measuring from the first */
+    if (at >= WINDOW || at == 0)
+      EXPECT_EQ(out[i], BURST_UNMEASURED);
+    else
+      EXPECT(out[i] != BURST_UNMEASURED);
+  }
+  EXPECT_EQ(r.windows, 3);
+  reuse_bursts_free(&r);
+}
+
 int main(void) {
   RUN(test_outcomes_by_brute_force);
   RUN(test_estimate_by_hand);
@@ -480,5 +514,6 @@ int main(void) {
   RUN(test_resolved_bins);
   RUN(test_quarters);
   RUN(test_whole_working_set);
+  RUN(test_window_offset);
   return check_summary();
 }

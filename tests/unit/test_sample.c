@@ -23,6 +23,12 @@ static int kept_by_reference(uint64_t addr, unsigned shift, double rate) {
   return (double)(mix(addr >> shift) & 0xffffff) < rate * 16777216.0;
 }
 
+/* The same, with a seed xored into the block number. */
+static int kept_seeded(uint64_t addr, unsigned shift, double rate,
+                       uint64_t seed) {
+  return (double)(mix((addr >> shift) ^ seed) & 0xffffff) < rate * 16777216.0;
+}
+
 /* One instance per 4 accesses of addrs; block ids 0, 1, 2, ... */
 static void batch_of(struct event_batch *b, const uint64_t *addrs, size_t n) {
   EXPECT(event_batch_reset(b, n / 4 + 1, n) == 0);
@@ -77,29 +83,40 @@ static void test_filter_keeps_hashed_blocks(void) {
 /* Every code of the index pass (those the processor lacks fall back to
  * the scalar code) against the reference, from every start modulo 4 and
  * to every end modulo 8 (the vector codes' tails), at a rate high enough
- * that every lane keeps some. */
+ * that every lane keeps some; unseeded and seeded (a seed picks other
+ * blocks: of the 4099, over a third differ). */
 static void test_keep_indices_variants(void) {
   enum { N = 4099 };
   uint64_t *addrs = malloc(N * sizeof *addrs);
   uint32_t *index = malloc(N * sizeof *index);
   for (size_t a = 0; a < N; a++)
     addrs[a] = test_rng() & 0xffffffff8;
-  struct sample_filter f;
-  sample_filter_init(&f, 0.3, 6);
-  for (int code = SAMPLE_SCALAR; code <= SAMPLE_BEST; code++)
-    for (uint32_t from = 0; from < 4; from++)
-      for (uint32_t end = N - 7; end <= N; end++) {
-        size_t kept = sample_keep_indices(&f, addrs, from, end, index,
-                                          (enum sample_code)code),
-               k = 0;
-        for (uint32_t a = from; a < end; a++)
-          if (kept_by_reference(addrs[a], 6, f.rate)) {
-            if (k < kept)
-              EXPECT_EQ(index[k], a);
-            k++;
-          }
-        EXPECT_EQ(kept, k);
-      }
+  const uint64_t seeds[] = {0, UINT64_C(0x9e3779b97f4a7c15)};
+  for (size_t s = 0; s < 2; s++) {
+    struct sample_filter f;
+    sample_filter_init(&f, 0.3, 6);
+    EXPECT_EQ(f.seed, 0);
+    f.seed = seeds[s];
+    for (int code = SAMPLE_SCALAR; code <= SAMPLE_BEST; code++)
+      for (uint32_t from = 0; from < 4; from++)
+        for (uint32_t end = N - 7; end <= N; end++) {
+          size_t kept = sample_keep_indices(&f, addrs, from, end, index,
+                                            (enum sample_code)code),
+                 k = 0;
+          for (uint32_t a = from; a < end; a++)
+            if (kept_seeded(addrs[a], 6, f.rate, f.seed)) {
+              if (k < kept)
+                EXPECT_EQ(index[k], a);
+              k++;
+            }
+          EXPECT_EQ(kept, k);
+        }
+  }
+  size_t differ = 0;
+  for (size_t a = 0; a < N; a++)
+    differ += kept_seeded(addrs[a], 6, 0.3, 0) !=
+              kept_seeded(addrs[a], 6, 0.3, seeds[1]);
+  EXPECT(differ > N / 3); /* 2 p (1 - p) = 0.42 of them on average */
   free(addrs);
   free(index);
 }

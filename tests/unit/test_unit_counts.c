@@ -50,7 +50,7 @@ static void brute_entropy(const uint64_t *addrs, size_t n, unsigned max_shift,
 static void add_batch(struct unit_counts *u, struct unit_sample *s,
                       const uint64_t *addrs, size_t n,
                       const struct sample_filter *f) {
-  EXPECT(unit_sample_batch(s, 0, (uint32_t)n) == 0);
+  EXPECT(unit_sample_batch(s, 0, (uint32_t)n, 0) == 0);
   unit_counts_add_sampled(u, addrs, 0, (uint32_t)n, s, f);
 }
 
@@ -234,7 +234,7 @@ static void test_batch_sample_equals_stream(void) {
   unit_counts_init(&runs, 12);
   for (uint32_t first = 0; first < N; first += BATCH) {
     uint32_t end = N - first < BATCH ? N : first + BATCH;
-    EXPECT(unit_sample_batch(&s, first, end) == 0);
+    EXPECT(unit_sample_batch(&s, first, end, 0) == 0);
     for (size_t k = 1; k < s.n; k++)
       EXPECT(s.at[k - 1] < s.at[k] && s.at[k] < end);
     for (uint32_t from = first; from < end;) { /* runs of 1 to 100 */

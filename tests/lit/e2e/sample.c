@@ -42,6 +42,22 @@
 // RUN:   "abs(d['totals']['footprint']['bytes'] / load('%t.exact.json')['totals']['footprint']['bytes'] - 1) < 4 * d['config']['sampling']['families']['footprint']['error']" \
 // RUN:   "abs(d['totals']['ilp'][1]['ilp'] / load('%t.exact.json')['totals']['ilp'][1]['ilp'] - 1) < 0.05" \
 // RUN:   "abs(d['totals']['bblp']['bblp'] / load('%t.exact.json')['totals']['bblp']['bblp'] - 1) < 0.05"
+// Another draw (--sample-seed): other sampled units, the same exact counts,
+// and estimates as close to the by-hand values (every unit alike).
+// RUN: %pisa-char -q --force --sample 50%% --sample-seed 7 -o %t.seed.json %t
+// RUN: %validate %t.seed.json
+// RUN: %jcheck %t.seed.json "d['config']['sampling']['seed'] == 7" \
+// RUN:   "load('%t.json')['config']['sampling']['seed'] == 0" \
+// RUN:   "d['totals']['memory_accesses'] == load('%t.exact.json')['totals']['memory_accesses']" \
+// RUN:   "d['config']['sampling']['families']['reuse']['sampled_units'] != load('%t.json')['config']['sampling']['families']['reuse']['sampled_units']" \
+// RUN:   "abs(fn('twice')['miss_ratio'][0]['ratio'] - 1 / 16) < 0.005" \
+// RUN:   "abs(fn('twice')['miss_ratio'][2]['ratio'] - 1 / 32) < 0.005" \
+// RUN:   "abs(fn('twice')['memory_entropy'][0] - 19) < 0.01"
+// RUN: not %pisa-char --sample 1%% --sample-seed x %t 2>&1 | FileCheck %s --check-prefix=SEED
+// RUN: not %pisa-char --sample 1%% --sample-seed -1 %t 2>&1 | FileCheck %s --check-prefix=SEED
+// SEED: pisa-char run: --sample-seed {{.*}}: expected a number from 0 to 18446744073709551615
+// RUN: not %pisa-char --sample-seed 3 %t 2>&1 | FileCheck %s --check-prefix=SEEDLESS
+// SEEDLESS: pisa-char run: --sample-seed needs --sample
 // RUN: %pisa-char show %t.json | FileCheck %s --check-prefix=SHOW
 // SHOW: sampling  sampled at 50%: {{.*}}reuse{{.*}} are estimates
 // RUN: not %pisa-char --sample 0 %t 2>&1 | FileCheck %s --check-prefix=BAD
