@@ -9,7 +9,7 @@ Markdown table (docs/performance.md "Sampled deep mode").
 usage: bench/sample_error.py BUILD [--rate 1%] [--kernels a,b] [--jobs N]
                              [--args K=A:B,...] [--keep DIR] [--reuse-exact]
                              [--exact-metrics LIST] [--same-layout]
-                             [--dir DIR]
+                             [--dir DIR] [--seeds K]
 Kernels run with pisa-bench's --quick sizes unless --args says otherwise
 (K= for K's default size);
 --dir DIR runs DIR/pisa/K instead of the build's kernels (the real
@@ -33,6 +33,13 @@ sampled runs made in an environment of the same size (a variable set for
 one side only, such as LD_LIBRARY_PATH for another runtime, moved
 hashtable's and compress's short reuse distances), so give the other
 side a variable of the same length in its place.
+With --seeds K (1 to 9, with --same-layout) the sampled side runs K times,
+with --sample-seed 1 to K (PISA_SAMPLE_SEED), and the exact side with
+PISA_SAMPLE_SEED=0 (the same environment size); each error column is then
+the mean over the K draws, followed by a column of the largest ("max"):
+independent draws of the same estimator, so their errors show how far one
+run's estimates move with the draw, which one placement of the data does
+not.
 """
 import argparse
 import json
@@ -134,7 +141,7 @@ def layout_rates(rate):
 
 
 def measure(build, kernel, args, rate, keep, reuse_exact, exact_metrics,
-            same_layout):
+            same_layout, seeds=0):
     exact_name = "exact-" + exact_metrics if exact_metrics else "exact"
     sampled_name = "sampled"
     if same_layout:
@@ -149,9 +156,14 @@ def measure(build, kernel, args, rate, keep, reuse_exact, exact_metrics,
                  "PISA_SNAPSHOT_INTERVAL": "off",
                  "PISA_ANALYSIS_THREADS": "0"}
         exact_rate, sampled_rate = layout_rates(rate)
+        if seeds:
+            fixed["PISA_SAMPLE_SEED"] = "0"
         cpu_e, rss_e = timed_run(build, kernel, args, extra, files[0],
                                  reuse_exact,
                                  dict(fixed, PISA_SAMPLE=exact_rate))
+        if seeds:
+            return seeded(build, kernel, args, extra, files, fixed,
+                          sampled_rate, seeds, cpu_e, rss_e)
         cpu_s, rss_s = timed_run(build, kernel, args, extra, files[1], False,
                                  dict(fixed, PISA_SAMPLE=sampled_rate))
     else:
@@ -163,6 +175,29 @@ def measure(build, kernel, args, rate, keep, reuse_exact, exact_metrics,
     row = errors(*docs)
     row.update({"cpu exact": cpu_e, "cpu sampled": cpu_s,
                 "rss exact": rss_e, "rss sampled": rss_s})
+    return kernel, args, row
+
+
+def seeded(build, kernel, args, extra, files, fixed, sampled_rate, seeds,
+           cpu_e, rss_e):
+    """measure()'s row over sampled runs with seeds 1..seeds: each error
+    the mean over the draws, then its largest as "max ..."."""
+    exact = json.load(open(files[0]))
+    rows, cpu, rss = [], [], []
+    for seed in range(1, seeds + 1):
+        out = files[1][:-len(".json")] + ".seed%d.json" % seed
+        c, r = timed_run(build, kernel, args, extra, out, False,
+                         dict(fixed, PISA_SAMPLE=sampled_rate,
+                              PISA_SAMPLE_SEED=str(seed)))
+        rows.append(errors(exact, json.load(open(out))))
+        cpu.append(c)
+        rss.append(r)
+    row = {}
+    for c in rows[0]:
+        row[c] = sum(r[c] for r in rows) / len(rows)
+        row["max " + c] = max(r[c] for r in rows)
+    row.update({"cpu exact": cpu_e, "cpu sampled": sorted(cpu)[len(cpu) // 2],
+                "rss exact": rss_e, "rss sampled": max(rss)})
     return kernel, args, row
 
 
@@ -178,7 +213,10 @@ def main():
     ap.add_argument("--exact-metrics", default="")
     ap.add_argument("--same-layout", action="store_true")
     ap.add_argument("--dir")
+    ap.add_argument("--seeds", type=int, default=0)
     o = ap.parse_args()
+    if o.seeds and not (1 <= o.seeds <= 9 and o.same_layout):
+        ap.error("--seeds takes 1 to 9, with --same-layout")
     global PROGRAMS
     PROGRAMS = o.dir or os.path.join(o.build, "bench")
     sizes = dict(QUICK)
@@ -192,7 +230,7 @@ def main():
         rows = list(pool.map(
             lambda k: measure(o.build, k, sizes[k], o.rate, keep,
                               o.reuse_exact, o.exact_metrics,
-                              o.same_layout), kernels))
+                              o.same_layout, o.seeds), kernels))
     cols = [c for c in rows[0][2] if not c.startswith(("cpu", "rss"))]
     print("| kernel (args) | " + " | ".join(cols) +
           " | CPU s exact / sampled | peak RSS MiB exact / sampled |")
