@@ -147,12 +147,18 @@ int metrics_miss_estimate(json_object *m, uint64_t cache_bytes,
 int metrics_sampling_note(json_object *root, char *buf, size_t n) {
   json_object *families = json_at(root, "config/sampling/families");
   double rate = json_count_at(root, "config/sampling/rate");
+  json_object *seed = json_at(root, "config/sampling/seed");
   uint64_t first = UINT64_MAX; /* the earliest switch of the memory budget */
   size_t len;
   if (!families || !json_object_object_length(families))
     return 0;
-  len = rate < 1 ? (size_t)snprintf(buf, n, "sampled at %.4g%%:", 100 * rate)
-                 : (size_t)snprintf(buf, n, "over the memory limit:");
+  len = rate < 1 ? (size_t)snprintf(buf, n, "sampled at %.4g%%", 100 * rate)
+                 : (size_t)snprintf(buf, n, "over the memory limit");
+  if (seed && json_object_get_uint64(seed) && len < n)
+    len += (size_t)snprintf(buf + len, n - len, " (seed %llu)",
+                            (unsigned long long)json_object_get_uint64(seed));
+  if (len < n)
+    len += (size_t)snprintf(buf + len, n - len, ":");
   json_object_object_foreach(families, name, family) {
     json_object *at = json_at(family, "switched_at");
     if (at && json_object_get_uint64(at) < first)

@@ -57,7 +57,8 @@ int metrics_miss_estimate(json_object *metrics, uint64_t cache_bytes,
                           int *interpolated);
 
 /* A document's sampling (config/sampling): writes "sampled at 1%: reuse,
- * footprint, ... are estimates" (then ", sampled from instruction N on"
+ * footprint, ... are estimates" ("sampled at 1% (seed N): ..." for
+ * another draw than the default; then ", sampled from instruction N on"
  * when the memory budget switched families; "over the memory limit: ..."
  * in an exact run) into buf and returns 1, or 0 when no family was sampled
  * (every value is exact). */

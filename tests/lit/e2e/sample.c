@@ -53,6 +53,8 @@
 // RUN:   "abs(fn('twice')['miss_ratio'][0]['ratio'] - 1 / 16) < 0.005" \
 // RUN:   "abs(fn('twice')['miss_ratio'][2]['ratio'] - 1 / 32) < 0.005" \
 // RUN:   "abs(fn('twice')['memory_entropy'][0] - 19) < 0.01"
+// RUN: %pisa-char show %t.seed.json | FileCheck %s --check-prefix=SEEDSHOW
+// SEEDSHOW: sampling  sampled at 50% (seed 7): {{.*}}reuse{{.*}} are estimates
 // RUN: not %pisa-char --sample 1%% --sample-seed x %t 2>&1 | FileCheck %s --check-prefix=SEED
 // RUN: not %pisa-char --sample 1%% --sample-seed -1 %t 2>&1 | FileCheck %s --check-prefix=SEED
 // SEED: pisa-char run: --sample-seed {{.*}}: expected a number from 0 to 18446744073709551615
