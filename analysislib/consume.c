@@ -1011,7 +1011,7 @@ static void consume_bursts(struct pisa_thread *t, struct pisa_bursts *bursts,
                            void (*consume)(struct pisa_thread *,
                                            const struct event_batch *)) {
   const struct pisa_sampling_config *c = &pisa_config.sampling;
-  uint64_t phase = (period - c->burst_offset % period) % period;
+  uint64_t phase = sample_phase(c->burst_offset, period);
   size_t n = b->n_instances;
   for (size_t i = 0; i < n;) {
     uint64_t at = (bursts->instances + i + phase) % period;

@@ -3,6 +3,7 @@
  * Nothing here runs outside a window but the clock. */
 #include "reuse_burst.h"
 #include "reuse.h"
+#include "sample.h"
 
 #include <math.h>
 #include <string.h>
@@ -103,10 +104,9 @@ static void measure_size(struct reuse_bursts *r, size_t s,
         continue;
       }
       /* below the lines seen, so in quarter c at most: exact, unless
-       * beyond the quarters kept */
+       * beyond the quarters kept (c is then BURST_QUARTERS) */
       unsigned q = burst_quarter(distance[i]);
-      o[i] = q <= c && q < BURST_QUARTERS ? (uint8_t)q
-                                          : (uint8_t)(BURST_CENSORED + c);
+      o[i] = q < BURST_QUARTERS ? (uint8_t)q : (uint8_t)(BURST_CENSORED + c);
     }
   }
 }
@@ -120,7 +120,7 @@ static void unmeasured(const struct reuse_bursts *r, uint8_t *const *outcomes,
 int reuse_bursts_batch(struct reuse_bursts *r, const uint64_t *addrs, size_t n,
                        uint8_t *const *outcomes, size_t *lo, size_t *hi) {
   uint64_t window = r->config.window, period = r->config.period;
-  uint64_t phase = (period - r->config.offset % period) % period;
+  uint64_t phase = sample_phase(r->config.offset, period);
   int status = 0;
   *lo = *hi = 0;
   for (size_t i = 0; i < n;) {

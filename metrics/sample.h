@@ -73,6 +73,14 @@ int sample_filter_batch(struct event_batch *dst, const struct event_batch *src,
 int sample_slice_batch(struct event_batch *dst, const struct event_batch *src,
                        size_t first, size_t end, int restart);
 
+/* Where a stream's first element falls in its period when the sampled
+ * stretches (bursts, windows) start at element `offset` and every period
+ * after it: the stretch of element x starts where (x + phase) % period is
+ * 0. */
+static inline uint64_t sample_phase(uint64_t offset, uint64_t period) {
+  return (period - offset % period) % period;
+}
+
 /* bins[i]: the reuse.h bin of distances[i] / rate, a sampled stream's
  * distance scaled to the whole stream (UINT64_MAX, cold, stays cold). */
 void sample_scaled_bins(const uint64_t *distances, size_t n, double rate,

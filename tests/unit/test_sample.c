@@ -19,14 +19,15 @@ static uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-static int kept_by_reference(uint64_t addr, unsigned shift, double rate) {
-  return (double)(mix(addr >> shift) & 0xffffff) < rate * 16777216.0;
-}
-
-/* The same, with a seed xored into the block number. */
+/* Whether the block of addr, its number xored with seed, hashes below the
+ * rate. */
 static int kept_seeded(uint64_t addr, unsigned shift, double rate,
                        uint64_t seed) {
   return (double)(mix((addr >> shift) ^ seed) & 0xffffff) < rate * 16777216.0;
+}
+
+static int kept_by_reference(uint64_t addr, unsigned shift, double rate) {
+  return kept_seeded(addr, shift, rate, 0);
 }
 
 /* One instance per 4 accesses of addrs; block ids 0, 1, 2, ... */
