@@ -198,6 +198,15 @@ static void parse_sampling(const char *spec) {
     space_shift = pisa_config.entropy_bits;
   sample_filter_init(&c->reuse, rate, line_shift);
   sample_filter_init(&c->space, rate, space_shift);
+  sample_filter_units(&c->fine_reuse, &c->reuse,
+                      line_shift < PISA_FINE_UNIT_SHIFT ? line_shift
+                                                        : PISA_FINE_UNIT_SHIFT);
+  c->fine_sizes = 0;
+  if (line_shift > PISA_FINE_UNIT_SHIFT)
+    while (c->fine_sizes < pisa_config.n_line_sizes &&
+           pisa_config.line_sizes[c->fine_sizes] <= UINT64_C(1)
+                                                        << PISA_FINE_UNIT_SHIFT)
+      c->fine_sizes++;
   c->rate = rate < 1 ? c->reuse.rate : 1.0;
   c->burst_instances = UINT64_C(1) << 12;
   c->burst_period = (uint64_t)((double)c->burst_instances / c->rate + 0.5);
@@ -211,7 +220,7 @@ static void parse_sample_seed(void) {
   c->seed = env_number("PISA_SAMPLE_SEED", 0, UINT64_MAX, 0);
   if (!c->seed)
     return;
-  c->reuse.seed = c->space.seed = sample_hash(c->seed + 1);
+  c->reuse.seed = c->space.seed = c->fine_reuse.seed = sample_hash(c->seed + 1);
   const struct burst_config *w = &c->reuse_bursts;
   c->reuse_bursts.offset =
       sample_hash(c->seed + 2) % (w->period - w->window + 1);

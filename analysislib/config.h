@@ -14,6 +14,9 @@
 #include "schedule.h"
 
 #define PISA_MAX_LINE_SIZES 24
+/* Sampled reuse: the unit of the fine stream (64-byte blocks), which the
+ * 8- to 64-byte engines see (pisa_sampling_config.fine_reuse). */
+#define PISA_FINE_UNIT_SHIFT 6
 #define PISA_DEFAULT_OBJECT_DEPTH 2
 
 /* Sampled deep mode (PISA_SAMPLE=RATE, docs/metrics-implementation.md
@@ -23,6 +26,12 @@
 struct pisa_sampling_config {
   double rate;                /* 1: exact */
   struct sample_filter reuse; /* blocks of the largest line size */
+  /* The engines of the line sizes [0, fine_sizes) (those up to 64 bytes,
+   * when the largest is above: else 0, one stream) see the blocks of 64
+   * bytes fine_reuse samples, eight times the units, so that SHARDS's
+   * scaled distances at those sizes are eight times less noisy. */
+  struct sample_filter fine_reuse;
+  size_t fine_sizes;
   /* Blocks that also hold a whole entropy cut: footprint and entropy. */
   struct sample_filter space;
   uint64_t burst_instances, burst_period;

@@ -262,43 +262,90 @@ static uint64_t *sampled_distances(struct pisa_thread *t, size_t n) {
   return t->reuse_distances;
 }
 
-/* Reuse distances over the thread's stream (its sampled blocks' when
- * sampled, scaled by the rate): the batch's bins per line size.  0 when
- * the bins hold them. */
-static int reuse_distances(struct pisa_thread *t, const struct event_batch *b) {
+/* The engine of line size s, created at its first use (line sizes ascend,
+ * so the 8-, 16- and 32-byte engines share one table: each shares the
+ * table of the engine before it); NULL when memory ran out. */
+static struct reuse_engine *engine_at(struct pisa_thread *t, size_t s) {
+  unsigned shift = (unsigned)__builtin_ctzll(pisa_config.line_sizes[s]);
+  if (!t->reuse[s])
+    t->reuse[s] = reuse_new_sharing(shift, s ? t->reuse[s - 1] : NULL);
+  return t->reuse[s];
+}
+
+/* Whether the engines see two streams now: the group is sampled and has
+ * fine sizes (config.h fine_reuse). */
+static int two_streams(const struct pisa_thread *t) {
+  return t->reuse_fine != NULL;
+}
+
+/* The size below the pair that spans the two streams (64, 128), or
+ * SIZE_MAX when there is none. */
+static size_t span_size(void) {
+  size_t split = pisa_config.sampling.fine_sizes;
+  return split && split < pisa_config.n_line_sizes &&
+                 pisa_config.line_sizes[split] ==
+                     2 * pisa_config.line_sizes[split - 1]
+             ? split - 1
+             : SIZE_MAX;
+}
+
+/* Room for n bins per line size, and for the span engine's. */
+static int bins_room(struct pisa_thread *t, size_t n) {
+  if (n <= t->reuse_bins_capacity)
+    return 0;
+  for (size_t s = 0; s <= pisa_config.n_line_sizes; s++) {
+    uint8_t **at =
+        s < pisa_config.n_line_sizes ? &t->reuse_bins[s] : &t->reuse_span_bins;
+    uint8_t *bins = realloc(*at, n);
+    if (!bins)
+      return -1;
+    *at = bins;
+  }
+  t->reuse_bins_capacity = n;
+  return 0;
+}
+
+/* Engine e over the accesses of b into bins, the sampled distances scaled
+ * by 1 / rate when rate < 1.  0, or -1 when memory ran out. */
+static int run_engine(struct pisa_thread *t, struct reuse_engine *e,
+                      const struct event_batch *b, double rate, uint8_t *bins) {
   size_t n = b->n_accesses;
+  uint64_t *distances = rate < 1 ? sampled_distances(t, n) : NULL;
+  if (rate < 1 && n && !distances)
+    return -1;
+  reuse_batch(e, b->addr, n, bins, distances);
+  if (distances)
+    sample_scaled_bins(distances, n, rate, bins);
+  return 0;
+}
+
+/* Reuse distances over the thread's stream (its sampled blocks' when
+ * sampled, scaled by the rate): the batch's bins per line size, those of
+ * the fine sizes per access of t->reuse_fine when the group has two
+ * streams.  0 when the bins hold them. */
+static int reuse_distances(struct pisa_thread *t, const struct event_batch *b) {
+  const struct event_batch *fine = t->reuse_fine;
+  size_t split = two_streams(t) ? pisa_config.sampling.fine_sizes : 0;
+  size_t n = b->n_accesses, n_fine = fine ? fine->n_accesses : 0;
   double rate =
       pisa_group_rate(PISA_CONSUME_REUSE, t->budget_steps[PISA_CONSUME_REUSE]);
-  uint64_t *distances = rate < 1 ? sampled_distances(t, n) : NULL;
-  if (!n || (rate < 1 && !distances))
+  if (!n && !n_fine)
     return -1;
-  for (size_t s = 0; s < pisa_config.n_line_sizes; s++) {
-    /* line sizes ascend, so the 8-, 16- and 32-byte engines share one
-     * table: each shares the table of the engine before it */
-    unsigned shift = (unsigned)__builtin_ctzll(pisa_config.line_sizes[s]);
-    if (!t->reuse[s] &&
-        !(t->reuse[s] = reuse_new_sharing(shift, s ? t->reuse[s - 1] : NULL))) {
-      pisa_out_of_memory();
-      return -1;
-    }
+  int failed = bins_room(t, n > n_fine ? n : n_fine);
+  for (size_t s = 0; !failed && s < pisa_config.n_line_sizes; s++) {
+    struct reuse_engine *e = engine_at(t, s);
+    failed =
+        !e || run_engine(t, e, s < split ? fine : b, rate, t->reuse_bins[s]);
   }
-  for (size_t s = 0; n > t->reuse_bins_capacity && s < pisa_config.n_line_sizes;
-       s++) {
-    uint8_t *bins = realloc(t->reuse_bins[s], n);
-    if (!bins) {
-      pisa_out_of_memory();
-      return -1;
-    }
-    t->reuse_bins[s] = bins;
+  if (!failed && split && span_size() != SIZE_MAX) {
+    if (!t->reuse_span)
+      t->reuse_span = reuse_new(PISA_FINE_UNIT_SHIFT);
+    failed = !t->reuse_span ||
+             run_engine(t, t->reuse_span, b, rate, t->reuse_span_bins);
   }
-  if (n > t->reuse_bins_capacity)
-    t->reuse_bins_capacity = n;
-  for (size_t s = 0; s < pisa_config.n_line_sizes; s++) {
-    reuse_batch(t->reuse[s], b->addr, n, t->reuse_bins[s], distances);
-    if (distances)
-      sample_scaled_bins(distances, n, rate, t->reuse_bins[s]);
-  }
-  return 0;
+  if (failed)
+    pisa_out_of_memory();
+  return failed ? -1 : 0;
 }
 
 /* Bytes known only at run time, and the active lanes per class. */
@@ -499,6 +546,36 @@ static void consume_loops(struct pisa_thread *t, const struct event_batch *b) {
  * additions). */
 #define REUSE_COUNT_ONCE_MIN 128
 
+/* The bins of instances [i, j) of b (the coarse stream, when the group
+ * has two) into h: with two streams, the fine sizes' from the fine
+ * stream, and the drops of the pair that spans the two from the span
+ * engine's bins beside the coarse ones. */
+static void add_bins(const struct pisa_thread *t, struct reuse_histograms *h,
+                     const struct event_batch *b, size_t i, size_t j) {
+  const uint8_t *const *bins = (const uint8_t *const *)t->reuse_bins;
+  size_t a = b->first_access[i], n = b->first_access[j] - a;
+  if (!two_streams(t)) {
+    histograms_add_batch(h, bins, a, n);
+    return;
+  }
+  const struct event_batch *fine = t->reuse_fine;
+  size_t split = pisa_config.sampling.fine_sizes, f = fine->first_access[i],
+         span = span_size();
+  histograms_add_sizes(h, bins, 0, split, f, fine->first_access[j] - f);
+  histograms_add_sizes(h, bins, split, h->n_sizes, a, n);
+  if (span != SIZE_MAX && t->reuse_span)
+    histograms_add_drops(h, span, t->reuse_span_bins + a, bins[span + 1] + a,
+                         n);
+}
+
+/* Whether instances [i, j) of b have accesses in the group's streams. */
+static int has_accesses(const struct pisa_thread *t,
+                        const struct event_batch *b, size_t i, size_t j) {
+  const struct event_batch *fine = t->reuse_fine;
+  return b->first_access[i] < b->first_access[j] ||
+         (fine && fine->first_access[i] < fine->first_access[j]);
+}
+
 /* The histograms of instances [i, j) of b in t->reuse_counted, counted
  * once, so that the regions open over the same instances add them instead
  * of counting the bins again; NULL when memory ran out. */
@@ -509,10 +586,8 @@ static const struct reuse_histograms *counted_once(struct pisa_thread *t,
   if (!c && !(c = t->reuse_counted = malloc(sizeof *c)))
     return NULL;
   if (t->reuse_counted_to != j || t->reuse_counted_from != i) {
-    size_t a = b->first_access[i];
     histograms_init(c, pisa_config.line_sizes, pisa_config.n_line_sizes);
-    histograms_add_batch(c, (const uint8_t *const *)t->reuse_bins, a,
-                         b->first_access[j] - a);
+    add_bins(t, c, b, i, j);
     t->reuse_counted_from = i;
     t->reuse_counted_to = j;
   }
@@ -530,14 +605,13 @@ static void histograms_of_instances(struct pisa_thread *t,
   size_t a = b->first_access[i], a_end = b->first_access[j];
   uint64_t weight = UINT64_C(1) << t->budget_steps[PISA_CONSUME_REUSE];
   const struct reuse_histograms *once;
-  if (!h || a >= a_end)
+  if (!h || !has_accesses(t, b, i, j))
     return;
   if ((weight > 1 || (regions && a_end - a >= REUSE_COUNT_ONCE_MIN)) &&
       (once = counted_once(t, b, i, j)))
     histograms_merge_scaled(h, once, weight);
   else
-    histograms_add_batch(h, (const uint8_t *const *)t->reuse_bins, a,
-                         a_end - a);
+    add_bins(t, h, b, i, j);
 }
 
 /* The pair (source function, innermost loop) of global block `block`, its
@@ -1082,9 +1156,30 @@ static const uint8_t *line_bins(const struct pisa_thread *t, uint64_t bytes) {
   return NULL;
 }
 
+/* The stream whose accesses the bins at `bytes`-byte lines are per: fed,
+ * or the fine stream. */
+static const struct event_batch *binned_at(const struct pisa_thread *t,
+                                           const struct event_batch *fed,
+                                           uint64_t bytes) {
+  return two_streams(t) && bytes <= UINT64_C(1) << PISA_FINE_UNIT_SHIFT
+             ? t->reuse_fine
+             : fed;
+}
+
 static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
-  const struct event_batch *fed =
-      spatial(t, PISA_CONSUME_REUSE, &t->reuse_sample, b);
+  unsigned steps = t->budget_steps[PISA_CONSUME_REUSE];
+  struct sample_filter f = pisa_group_filter(PISA_CONSUME_REUSE, steps),
+                       fine = pisa_fine_filter(steps);
+  const struct event_batch *fed = b;
+  t->reuse_fine = NULL;
+  if (f.rate < 1 && pisa_config.sampling.fine_sizes) {
+    int failed = sample_filter_batch2(&t->reuse_sample, &t->reuse_fine_sample,
+                                      b, &f, &fine);
+    fed = failed ? NULL : &t->reuse_sample;
+    t->reuse_fine = failed ? NULL : &t->reuse_fine_sample;
+  } else if (f.rate < 1) {
+    fed = spatial(t, PISA_CONSUME_REUSE, &t->reuse_sample, b);
+  }
   int regions = t->regions_open[PISA_CONSUME_REUSE] || b->n_marks;
   t->reuse_counted_to = 0; /* nothing of this batch counted yet */
   int bins = fed && !reuse_histograms(t, fed, regions);
@@ -1095,7 +1190,7 @@ static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
   else if (pisa_config.objects)
     pisa_objects_reuse(t, b, NULL, NULL);
   if (pisa_intervals_on())
-    pisa_intervals_reuse(t, b, bins);
+    pisa_intervals_reuse(t, b, bins ? binned_at(t, fed, 64) : NULL);
   consume_regions(t, b, fed, PISA_CONSUME_REUSE, bins ? region_reuse : NULL);
 }
 
@@ -1186,6 +1281,27 @@ static void keep_space_group(struct pisa_thread *t,
   }
 }
 
+/* The reuse engines keep the blocks of the filters after `steps` steps:
+ * the fine sizes' the fine filter's, the others the coarse one's.  At the
+ * first step that leaves the group with two streams, the span engine
+ * starts as the largest fine engine kept with the coarse filter, so that
+ * its distances carry the history of the run too. */
+static int keep_reuse(struct pisa_thread *t, unsigned steps) {
+  struct sample_filter f = pisa_group_filter(PISA_CONSUME_REUSE, steps),
+                       fine = pisa_fine_filter(steps);
+  size_t split = pisa_config.sampling.fine_sizes, span = span_size();
+  if (span != SIZE_MAX && !t->reuse_span && t->reuse[span] &&
+      !(t->reuse_span = reuse_kept_copy(t->reuse[span], keep_sampled, &f)))
+    return -1;
+  if (t->reuse_span && reuse_keep(&t->reuse_span, 1, keep_sampled, &f))
+    return -1;
+  return reuse_keep(t->reuse, split, keep_sampled, &fine) ||
+                 reuse_keep(t->reuse + split, pisa_config.n_line_sizes - split,
+                            keep_sampled, &f)
+             ? -1
+             : 0;
+}
+
 /* Group g of t applies the steps it has not applied yet. */
 static void follow_budget(struct pisa_thread *t, unsigned g) {
   unsigned steps = pisa_group_steps(g);
@@ -1194,8 +1310,7 @@ static void follow_budget(struct pisa_thread *t, unsigned g) {
   struct sample_filter f = pisa_group_filter(g, steps);
   if (g == PISA_CONSUME_SPACE)
     keep_space_group(t, &f);
-  if (g == PISA_CONSUME_REUSE &&
-      reuse_keep(t->reuse, pisa_config.n_line_sizes, keep_sampled, &f))
+  if (g == PISA_CONSUME_REUSE && keep_reuse(t, steps))
     pisa_out_of_memory();
   struct pisa_bursts *bursts = g == PISA_CONSUME_SCHED    ? &t->sched_bursts
                                : g == PISA_CONSUME_BRANCH ? &t->branch_bursts
@@ -1310,6 +1425,13 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t) {
   reuse_pairs_free(t);
   budget_enter(BUDGET_REUSE);
   event_batch_free(&t->reuse_sample);
+  event_batch_free(&t->reuse_fine_sample);
+  t->reuse_fine = NULL;
+  if (t->reuse_span)
+    reuse_free(t->reuse_span);
+  free(t->reuse_span_bins);
+  t->reuse_span = NULL;
+  t->reuse_span_bins = NULL;
   reuse_bursts_free(&t->bursts);
   for (size_t s = 0; s < PISA_MAX_LINE_SIZES; s++) {
     free(t->burst_outcomes[s]);

@@ -306,14 +306,16 @@ static int line_index(void) {
 }
 
 PISA_HIDDEN void pisa_intervals_reuse(struct pisa_thread *t,
-                                      const struct event_batch *b, int bins) {
-  int line = bins ? line_index() : -1;
+                                      const struct event_batch *b,
+                                      const struct event_batch *binned) {
+  int line = binned ? line_index() : -1;
   const uint8_t *bin = line >= 0 ? t->reuse_bins[line] : NULL;
   struct interval_series *s = series(&t->intervals.reuse, REUSE_WIDTH);
   for (size_t i = 0, j; i < b->n_instances; i = j) {
     uint64_t at;
     j = interval_series_run(s, pisa_blocks, b, i, &at);
-    size_t a = b->first_access[i], end = bin ? b->first_access[j] : a;
+    size_t a = bin ? binned->first_access[i] : 0,
+           end = bin ? binned->first_access[j] : a;
     double *row = a < end ? interval_series_row(s, at) : NULL;
     if (a < end && !row) {
       pisa_out_of_memory();

@@ -54,12 +54,15 @@ struct pisa_intervals {
 PISA_HIDDEN int pisa_intervals_on(void);
 
 /* What a group adds to the thread's intervals for batch b; every batch
- * (the clock counts them all), the reuse group's with `bins` 0 when its
+ * (the clock counts them all), the reuse group's with `binned` the stream
+ * whose accesses its 64-byte bins are per (b, or after a memory-budget
+ * step its sampled accesses, which share b's instances), NULL when its
  * engines computed none for b (b made no access). */
 PISA_HIDDEN void pisa_intervals_space(struct pisa_thread *t,
                                       const struct event_batch *b);
 PISA_HIDDEN void pisa_intervals_reuse(struct pisa_thread *t,
-                                      const struct event_batch *b, int bins);
+                                      const struct event_batch *b,
+                                      const struct event_batch *binned);
 /* The schedule group: b cut into runs of one interval, each fed to
  * `feed`, the schedule's progress read after it. */
 PISA_HIDDEN void pisa_intervals_schedule(

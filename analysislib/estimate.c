@@ -93,15 +93,13 @@ static void adjust_bin0(uint64_t *counts, uint64_t accesses) {
     counts[0] -= scaled - accesses < counts[0] ? scaled - accesses : counts[0];
 }
 
-/* A pair's drops among `sampled` sampled references.  When the windows
- * made the histograms add up to the exact `accesses`, the same share of
- * those (a ratio estimate: a score stays at most 1 even where a hot
- * sampled block weighs 1 / rate); otherwise scaled by 1 / rate, as the
- * counts were. */
+/* A pair's drops among `sampled` references of the stream that counted
+ * them (the stream of the pair's larger size), as the same share of the
+ * exact `accesses`: a ratio estimate, so that a score stays at most 1 even
+ * where a hot sampled block weighs 1 / rate, or where the pair's stream
+ * sampled a scope's few references and the smallest size's did not. */
 static uint64_t drops_estimate(uint64_t drops, uint64_t sampled,
-                               uint64_t accesses, int windows) {
-  if (!windows)
-    return scaled(drops, pisa_config.sampling.rate);
+                               uint64_t accesses) {
   return sampled ? (uint64_t)llround((double)drops * (double)accesses /
                                      (double)sampled)
                  : 0;
@@ -128,15 +126,25 @@ PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
                                           const struct burst_histograms *bursts,
                                           const struct burst_histograms *pooled,
                                           uint64_t accesses) {
-  double rate = pisa_config.sampling.rate;
-  uint64_t threshold = pisa_config.sampling.reuse_bursts.threshold_bytes;
-  unsigned unit_shift = pisa_config.sampling.reuse.shift;
-  uint64_t sampled = histograms_accesses(h);
+  const struct pisa_sampling_config *c = &pisa_config.sampling;
+  double rate = c->rate;
+  uint64_t threshold = c->reuse_bursts.threshold_bytes;
+  /* per size, the references its stream sampled: a pair's drops are
+   * counted over the stream of its larger size (consume.c add_bins) */
+  uint64_t sampled[LOCALITY_MAX_SIZES], any = 0;
+  for (size_t s = 0; s < h->n_sizes; s++) {
+    sampled[s] = 0;
+    for (unsigned b = 0; b < LOCALITY_BINS; b++)
+      sampled[s] += h->counts[s][b];
+    any |= sampled[s];
+  }
   int windows = windows_at(bursts, pooled, 0) != NULL;
   if ((rate == 1 && !pisa_group_steps(PISA_CONSUME_REUSE)) ||
-      (!sampled && !windows))
+      (!any && !windows))
     return;
   for (size_t s = 0; s < h->n_sizes; s++) {
+    unsigned unit_shift =
+        s < c->fine_sizes ? c->fine_reuse.unit_shift : c->reuse.shift;
     for (unsigned b = 0; b < LOCALITY_BINS; b++)
       h->counts[s][b] = scaled(h->counts[s][b], rate);
     const struct burst_histograms *w = windows_at(bursts, pooled, s);
@@ -150,9 +158,9 @@ PISA_HIDDEN void pisa_estimate_histograms(struct reuse_histograms *h,
       adjust_bin0(h->counts[s], accesses);
   }
   for (size_t s = 0; s + 1 < h->n_sizes; s++) {
-    h->drops[s] = drops_estimate(h->drops[s], sampled, accesses, windows);
+    h->drops[s] = drops_estimate(h->drops[s], sampled[s + 1], accesses);
     h->strict_drops[s] =
-        drops_estimate(h->strict_drops[s], sampled, accesses, windows);
+        drops_estimate(h->strict_drops[s], sampled[s + 1], accesses);
   }
 }
 
@@ -234,15 +242,19 @@ PISA_HIDDEN void pisa_estimate_json(json_object *o, struct aggregate *a) {
 
 /* ---- config.sampling ---------------------------------------------------- */
 
-/* Blocks of the reuse filter's size that the threads' engines saw: the
- * sampled units of the reuse family. */
-static uint64_t reuse_units(void) {
+/* Blocks that the threads' engines of line size s saw: at the largest
+ * size, those of the reuse filter's size, the sampled units of the
+ * reuse family; at the largest fine size, the fine stream's. */
+static uint64_t engine_blocks(size_t s) {
   uint64_t n = 0;
-  size_t last = pisa_config.n_line_sizes - 1;
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next)
-    if (t->reuse[last])
-      n += reuse_distinct_blocks(t->reuse[last]);
+    if (t->reuse[s])
+      n += reuse_distinct_blocks(t->reuse[s]);
   return n;
+}
+
+static uint64_t reuse_units(void) {
+  return engine_blocks(pisa_config.n_line_sizes - 1);
 }
 
 /* The bursts the threads analysed for a temporal group, at its last
@@ -298,6 +310,32 @@ static json_object *temporal_json(unsigned g) {
   return o;
 }
 
+/* The fine stream of the reuse group (config.h fine_reuse), when it has
+ * one: the line sizes it feeds, its unit and sampled units, and its error
+ * (as the family's, plus window_error when windows measured). */
+static void add_fine_units(json_object *o, const struct sample_filter *filter,
+                           double window_error) {
+  size_t fine = pisa_config.sampling.fine_sizes;
+  if (!fine)
+    return;
+  uint64_t units = engine_blocks(fine - 1);
+  json_object *f = json_object_new_object();
+  json_object_object_add(
+      f, "line_bytes_max",
+      json_object_new_uint64(pisa_config.line_sizes[fine - 1]));
+  json_object_object_add(
+      f, "unit_bytes",
+      json_object_new_uint64(UINT64_C(1)
+                             << pisa_config.sampling.fine_reuse.unit_shift));
+  json_object_object_add(f, "sampled_units", json_object_new_uint64(units));
+  if (units)
+    json_object_object_add(
+        f, "error",
+        json_object_new_double(window_error +
+                               sqrt((1 - filter->rate) / (double)units)));
+  json_object_object_add(o, "fine", f);
+}
+
 /* The reuse family of a sampled run: SHARDS for the long distances and
  * the windows for the short ones.  Its error is a bound on the standard
  * error of a miss ratio or a histogram share: at most 1 / (2 sqrt(k))
@@ -316,14 +354,15 @@ static json_object *reuse_json(const struct sample_filter *filter) {
   json_object_object_add(o, "threshold_bytes",
                          json_object_new_uint64(c->threshold_bytes));
   json_object_object_add(o, "windows", json_object_new_uint64(windows));
+  double window_error = windows ? 0.5 / sqrt((double)windows) : 0;
   if (windows) {
-    double window_error = 0.5 / sqrt((double)windows);
     double shards = units ? sqrt((1 - filter->rate) / (double)units) : 1;
     json_object_object_add(o, "window_error",
                            json_object_new_double(window_error));
     json_object_object_add(o, "error",
                            json_object_new_double(window_error + shards));
   }
+  add_fine_units(o, filter, window_error);
   return o;
 }
 
@@ -379,9 +418,10 @@ static json_object *family_json(unsigned f, struct aggregate *totals) {
   json_object *o;
   if (bit == PISA_FAMILY(REUSE) && pisa_sampled())
     o = reuse_json(&filter);
-  else if (g == PISA_CONSUME_REUSE)
+  else if (g == PISA_CONSUME_REUSE) {
     o = spatial_json(&filter, reuse_units(), 1);
-  else if (g == PISA_CONSUME_SPACE && with_units(totals))
+    add_fine_units(o, &filter, 0);
+  } else if (g == PISA_CONSUME_SPACE && with_units(totals))
     o = units_json(&filter, totals, bit);
   else if (g == PISA_CONSUME_SPACE)
     o = spatial_json(&filter, space_units(totals, filter.shift),

@@ -50,12 +50,20 @@ PISA_HIDDEN unsigned pisa_group_steps(unsigned g) {
   return atomic_load_explicit(&groups[g].steps, memory_order_acquire);
 }
 
-PISA_HIDDEN struct sample_filter pisa_group_filter(unsigned g, unsigned steps) {
-  struct sample_filter f = g == PISA_CONSUME_REUSE ? pisa_config.sampling.reuse
-                                                   : pisa_config.sampling.space;
+static struct sample_filter stepped(struct sample_filter f, unsigned steps) {
   f.threshold >>= steps;
   f.rate = (double)f.threshold / (double)(UINT64_C(1) << SAMPLE_HASH_BITS);
   return f;
+}
+
+PISA_HIDDEN struct sample_filter pisa_group_filter(unsigned g, unsigned steps) {
+  return stepped(g == PISA_CONSUME_REUSE ? pisa_config.sampling.reuse
+                                         : pisa_config.sampling.space,
+                 steps);
+}
+
+PISA_HIDDEN struct sample_filter pisa_fine_filter(unsigned steps) {
+  return stepped(pisa_config.sampling.fine_reuse, steps);
 }
 
 PISA_HIDDEN double pisa_group_rate(unsigned g, unsigned steps) {

@@ -22,6 +22,9 @@ PISA_HIDDEN unsigned pisa_group_steps(unsigned g);
 /* The spatial filter of the reuse or space group after `steps` steps: the
  * run's (--sample) with the threshold halved at each step. */
 PISA_HIDDEN struct sample_filter pisa_group_filter(unsigned g, unsigned steps);
+/* The reuse group's filter of its fine stream (the engines of up to 64
+ * bytes, pisa_sampling_config.fine_reuse) after `steps` steps. */
+PISA_HIDDEN struct sample_filter pisa_fine_filter(unsigned steps);
 /* The rate of group g after `steps` steps (1: exact). */
 PISA_HIDDEN double pisa_group_rate(unsigned g, unsigned steps);
 /* The burst period of a temporal group after `steps` steps. */

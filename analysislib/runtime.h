@@ -168,7 +168,17 @@ struct pisa_thread {
   uint64_t *block_pair, *source_pairs;
   uint32_t block_pair_capacity, source_pairs_capacity;
   struct event_batch reuse_sample; /* sampled: accesses to sampled blocks */
-  uint64_t *reuse_distances;       /* sampled: per access of reuse_sample */
+  /* sampled with fine sizes (config.h fine_reuse): the accesses to sampled
+   * 64-byte blocks, which the engines reuse[0..fine_sizes) see (their bins
+   * are per access of it), the batch's (NULL when the group is exact or
+   * has one stream), and the engine of the largest fine size over
+   * reuse_sample, whose bins give the drops of the pair that spans the
+   * two streams (NULL when there is no such pair) */
+  struct event_batch reuse_fine_sample;
+  const struct event_batch *reuse_fine;
+  struct reuse_engine *reuse_span;
+  uint8_t *reuse_span_bins;
+  uint64_t *reuse_distances; /* sampled: per access of reuse_sample */
   size_t reuse_distances_capacity;
   /* sampled: exact reuse over windows of the thread's accesses, their
    * outcomes per access of the batch (the windows' [lo, hi)), and the

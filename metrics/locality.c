@@ -80,14 +80,24 @@ void locality_drop_masks(const uint64_t *line_bytes, size_t n_sizes,
   }
 }
 
+void histograms_add_sizes(struct reuse_histograms *h,
+                          const uint8_t *const *bins, size_t from, size_t to,
+                          size_t first, size_t n) {
+  for (size_t s = from; s < to && s < h->n_sizes; s++)
+    count_bins(h->counts[s], bins[s] + first, n);
+  for (size_t s = from; s + 1 < to; s++)
+    histograms_add_drops(h, s, bins[s] + first, bins[s + 1] + first, n);
+}
+
+void histograms_add_drops(struct reuse_histograms *h, size_t s,
+                          const uint8_t *at_b, const uint8_t *at_2b, size_t n) {
+  if (is_pair(h->line_bytes, h->n_sizes, s))
+    count_drops(at_b, at_2b, n, &h->drops[s], &h->strict_drops[s]);
+}
+
 void histograms_add_batch(struct reuse_histograms *h,
                           const uint8_t *const *bins, size_t first, size_t n) {
-  for (size_t s = 0; s < h->n_sizes; s++)
-    count_bins(h->counts[s], bins[s] + first, n);
-  for (size_t s = 0; s + 1 < h->n_sizes; s++)
-    if (is_pair(h->line_bytes, h->n_sizes, s))
-      count_drops(bins[s] + first, bins[s + 1] + first, n, &h->drops[s],
-                  &h->strict_drops[s]);
+  histograms_add_sizes(h, bins, 0, h->n_sizes, first, n);
 }
 
 int histograms_merge(struct reuse_histograms *dst,
@@ -112,12 +122,18 @@ int histograms_merge_scaled(struct reuse_histograms *dst,
   return 0;
 }
 
-uint64_t histograms_accesses(const struct reuse_histograms *h) {
+/* The accesses counted at size s: at every size the same in an exact run;
+ * in a sampled one, those of the stream size s saw until they are
+ * estimated. */
+static uint64_t size_accesses(const struct reuse_histograms *h, size_t s) {
   uint64_t n = 0;
-  if (h->n_sizes > 0)
-    for (unsigned b = 0; b < LOCALITY_BINS; b++)
-      n += h->counts[0][b];
+  for (unsigned b = 0; b < LOCALITY_BINS; b++)
+    n += h->counts[s][b];
   return n;
+}
+
+uint64_t histograms_accesses(const struct reuse_histograms *h) {
+  return h->n_sizes > 0 ? size_accesses(h, 0) : 0;
 }
 
 static double ratio(uint64_t part, uint64_t whole) {
@@ -178,7 +194,7 @@ double histograms_miss_ratio(const struct reuse_histograms *h,
   if (s < 0)
     return -1.0;
   const uint64_t *counts = h->counts[s];
-  uint64_t n = histograms_accesses(h), lines = cache_bytes / line_bytes;
+  uint64_t n = size_accesses(h, (size_t)s), lines = cache_bytes / line_bytes;
   if (lines == 0) { /* nothing fits: every access misses */
     *low = *high = ratio(n, n);
     return *low;
@@ -302,7 +318,9 @@ static struct json_object *miss_ratio_json(const struct reuse_histograms *h,
   int line = size_index(h, LOCALITY_MISS_LINE_BYTES);
   uint64_t cold = line < 0 ? 0 : h->counts[line][LOCALITY_COLD_INDEX];
   json_object_object_add(
-      obj, "cold", json_object_new_double(ratio(cold, histograms_accesses(h))));
+      obj, "cold",
+      json_object_new_double(
+          ratio(cold, line < 0 ? 0 : size_accesses(h, (size_t)line))));
   if (low == high)
     return obj;
   struct json_object *bound = json_object_new_object();

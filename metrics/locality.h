@@ -50,6 +50,21 @@ int histograms_init(struct reuse_histograms *h, const uint64_t *line_bytes,
 void histograms_add_batch(struct reuse_histograms *h,
                           const uint8_t *const *bins, size_t first, size_t n);
 
+/* histograms_add_batch for the line sizes [from, to) of h alone: their
+ * bins, and the drops of the pairs of sizes both among them.  For sizes
+ * that see different streams of accesses (a sampled run's fine and coarse
+ * units), each stream's sizes apart. */
+void histograms_add_sizes(struct reuse_histograms *h,
+                          const uint8_t *const *bins, size_t from, size_t to,
+                          size_t first, size_t n);
+
+/* The drops of pair s (sizes s and s + 1, when they are a pair) of n
+ * accesses, at_b and at_2b their bins at the two sizes: for a pair whose
+ * sizes see different streams, from bins at size s over the stream of
+ * size s + 1. */
+void histograms_add_drops(struct reuse_histograms *h, size_t s,
+                          const uint8_t *at_b, const uint8_t *at_2b, size_t n);
+
 /* Per access a of n (bins as for histograms_add_batch), bit s of drops[a]
  * (strict_drops[a]) set when its bin drops (strictly) at pair s of
  * line_bytes[0..n_sizes) (s < 32): what histograms_add_batch counts per
@@ -68,7 +83,9 @@ int histograms_merge_scaled(struct reuse_histograms *dst,
                             const struct reuse_histograms *src,
                             uint64_t weight);
 
-/* Accesses counted (the same at every line size). */
+/* Accesses counted at the smallest line size: at every size the same,
+ * except in a sampled run's histograms before they are estimated, where
+ * the sizes up to 64 bytes and those above see different streams. */
 uint64_t histograms_accesses(const struct reuse_histograms *h);
 
 /* Per pair (b, 2b), numbered k = 1..n_pairs from the smallest b:

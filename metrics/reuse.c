@@ -1069,6 +1069,12 @@ static struct reuse_engine *rebuilt(const struct reuse_engine *e,
   return bins ? fresh : NULL;
 }
 
+struct reuse_engine *
+reuse_kept_copy(const struct reuse_engine *e,
+                int (*keep)(const void *ctx, uint64_t addr), const void *ctx) {
+  return rebuilt(e, NULL, keep, ctx);
+}
+
 int reuse_keep(struct reuse_engine **engines, size_t n,
                int (*keep)(const void *ctx, uint64_t addr), const void *ctx) {
   struct reuse_engine *fresh[64] = {0};

@@ -44,6 +44,13 @@ void reuse_batch(struct reuse_engine *e, const uint64_t *addrs, size_t n,
 int reuse_keep(struct reuse_engine **engines, size_t n,
                int (*keep)(const void *ctx, uint64_t addr), const void *ctx);
 
+/* A new engine, at e's line size and with a table of its own, that has
+ * seen e's blocks that `keep` accepts, in e's LRU order (as reuse_keep
+ * rebuilds them); NULL when memory ran out. */
+struct reuse_engine *
+reuse_kept_copy(const struct reuse_engine *e,
+                int (*keep)(const void *ctx, uint64_t addr), const void *ctx);
+
 /* Distinct blocks referenced so far (the cold references). */
 uint64_t reuse_distinct_blocks(const struct reuse_engine *e);
 

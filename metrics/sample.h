@@ -21,11 +21,24 @@ struct sample_filter {
   uint32_t threshold; /* sampled hashes: [0, threshold) */
   double rate;        /* threshold / 2^24, the rate actually used */
   uint64_t seed;      /* xored into the block number before hashing */
+  /* The sampled unit, 1 << unit_shift bytes (shift at most 24 above):
+   * unit j of a block is sampled when the block's hash plus j 2^24 /
+   * (units per block) falls below threshold, so each unit is sampled at
+   * the rate, units of different blocks independently, and the units of
+   * one block evenly (one block in rate x units per block has one unit
+   * sampled, when that is at most 1).  unit_shift == shift: the block. */
+  unsigned unit_shift;
 };
 
 /* A filter of blocks of 1 << shift bytes at `rate` (0 < rate <= 1),
  * rounded to a multiple of 2^-24 (at least one), seed 0. */
 void sample_filter_init(struct sample_filter *f, double rate, unsigned shift);
+
+/* *units: f (plain: its unit its block), sampling units of 1 <<
+ * unit_shift bytes of f's blocks instead (unit_shift <= f->shift, at most
+ * 24 below), from the same hash of the block at the same rate. */
+void sample_filter_units(struct sample_filter *units,
+                         const struct sample_filter *f, unsigned unit_shift);
 
 /* The splitmix64 finalizer: every input bit moves every output bit.
  * Its multipliers are shared with the vector codes of sample.c. */
@@ -39,8 +52,17 @@ static inline uint64_t sample_hash(uint64_t x) {
   return x ^ (x >> 31);
 }
 
+/* What unit j of addr's block adds to the block's hash: j 2^24 / units
+ * per block (modulo 2^24, as the hash is taken; 0 for a plain filter). */
+static inline uint64_t sample_unit_offset(const struct sample_filter *f,
+                                          uint64_t addr) {
+  return (addr >> f->unit_shift)
+         << (SAMPLE_HASH_BITS - (f->shift - f->unit_shift));
+}
+
 static inline int sample_keep(const struct sample_filter *f, uint64_t addr) {
-  return (sample_hash((addr >> f->shift) ^ f->seed) &
+  return ((sample_hash((addr >> f->shift) ^ f->seed) +
+           sample_unit_offset(f, addr)) &
           ((UINT64_C(1) << SAMPLE_HASH_BITS) - 1)) < f->threshold;
 }
 
@@ -53,11 +75,21 @@ enum sample_code {
   SAMPLE_BEST = SAMPLE_AVX512
 };
 
-/* index[0..k) = the accesses a of addr[from, end) that f keeps, in
- * order; returns k.  Every code gives the same indices. */
+/* index[0..k) = the accesses a of addr[from, end) that f (plain) keeps,
+ * in order; returns k.  Every code gives the same indices. */
 size_t sample_keep_indices(const struct sample_filter *f, const uint64_t *addr,
                            uint32_t from, uint32_t end, uint32_t *index,
                            enum sample_code code);
+
+/* sample_keep_indices for f (plain) and `units` (f sampling smaller units,
+ * sample_filter_units) at once, from one hash per access: f's indices in
+ * index, the count returned, the units' in unit_index, the count in
+ * *n_units. */
+size_t sample_keep_indices2(const struct sample_filter *f,
+                            const struct sample_filter *units,
+                            const uint64_t *addr, uint32_t from, uint32_t end,
+                            uint32_t *index, uint32_t *unit_index,
+                            size_t *n_units, enum sample_code code);
 
 /* dst holds every instance of src, shared with src (valid while src's
  * instances are: event_batch_share_instances), and only the accesses the
@@ -65,6 +97,13 @@ size_t sample_keep_indices(const struct sample_filter *f, const uint64_t *addr,
  * (dst empty). */
 int sample_filter_batch(struct event_batch *dst, const struct event_batch *src,
                         const struct sample_filter *f);
+
+/* sample_filter_batch into dst for f (plain) and into unit_dst for
+ * `units` (sample_filter_units of f), from one hash per access. */
+int sample_filter_batch2(struct event_batch *dst, struct event_batch *unit_dst,
+                         const struct event_batch *src,
+                         const struct sample_filter *f,
+                         const struct sample_filter *units);
 
 /* dst holds the instances [first, end) of src and their accesses.  With
  * `restart` the slice follows a gap: its first instance is marked

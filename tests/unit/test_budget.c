@@ -2,10 +2,11 @@
  * runtime does at a step: charges and releases from several threads sum
  * to a brute-force tally, a refused charge leaves the sums alone, the
  * shared tables charge their capacity to the calling thread's account; and
- * keeping only the sampled blocks (reuse_keep, footprint_keep,
- * entropy_keep) gives exactly the state of an engine that saw only those
- * blocks from the start: the same later reuse distances as a brute-force
- * LRU stack over the kept blocks, the same footprint, the same counts. */
+ * keeping only the sampled blocks (reuse_keep, reuse_kept_copy,
+ * footprint_keep, entropy_keep) gives exactly the state of an engine that saw
+ * only those blocks from the start: the same later reuse distances as a
+ * brute-force LRU stack over the kept blocks, the same footprint, the same
+ * counts. */
 #include "budget.h"
 #include "check.h"
 #include "entropy.h"
@@ -170,6 +171,10 @@ static void check_reuse_keep(size_t cut, unsigned window_test) {
   }
   struct sample_filter f;
   sample_filter_init(&f, 0.25, 9);
+  /* the span engine of a first step: a copy of the 64-byte one, kept by
+   * the same filter, with a table of its own (e[3]'s is rebuilt below) */
+  struct reuse_engine *copy = reuse_kept_copy(e[3], keep_hashed, &f);
+  EXPECT(copy != NULL);
   EXPECT(reuse_keep(e, SIZES, keep_hashed, &f) == 0);
   size_t n = 0;
   for (size_t i = cut; i < N; i++)
@@ -181,6 +186,11 @@ static void check_reuse_keep(size_t cut, unsigned window_test) {
     for (size_t i = 0; i < n && current_ok; i++)
       EXPECT_EQ(got[i], want[i]);
   }
+  reuse_batch(copy, kept, n, bins, got);
+  reference_distances(addrs, N, 6, &f, cut, want);
+  for (size_t i = 0; i < n && current_ok; i++)
+    EXPECT_EQ(got[i], want[i]);
+  reuse_free(copy);
   for (unsigned s = 0; s < SIZES; s++)
     reuse_free(e[s]);
   free(addrs), free(kept), free(want), free(got), free(bins);

@@ -494,6 +494,57 @@ static void test_drops_apart(void) {
   free(addrs);
 }
 
+/* A sampled run's two streams: sizes 8 to 64 counted over one stream of
+ * accesses, 128 to 512 over another, and the pair (64, 128) from 64-byte
+ * bins over the second stream.  Each size's counts and each pair's drops
+ * are those of its own stream, counted here by brute force, and a miss
+ * ratio is its size's stream's own (not a share of the smallest size's
+ * total).  A pair's stream is its larger size's. */
+static void test_two_streams(void) {
+  size_t n_fine = 3000, n_coarse = 1700, split = 4;
+  uint64_t *fine = mixed_stream(n_fine, 8192),
+           *coarse = mixed_stream(n_coarse, 1 << 20);
+  uint8_t *bins[N_SIZES], *span = malloc(n_coarse);
+  for (size_t s = 0; s < N_SIZES; s++) {
+    size_t n = s < split ? n_fine : n_coarse;
+    bins[s] = malloc(n);
+    stack_bins(s < split ? fine : coarse, n, sizes_8_512[s], bins[s]);
+  }
+  stack_bins(coarse, n_coarse, 64, span);
+  const uint8_t *const *view = (const uint8_t *const *)bins;
+  struct reuse_histograms h, f, c;
+  histograms_init(&h, sizes_8_512, N_SIZES);
+  histograms_add_sizes(&h, view, 0, split, 0, 1000);
+  histograms_add_sizes(&h, view, 0, split, 1000, n_fine - 1000);
+  histograms_add_sizes(&h, view, split, N_SIZES, 0, n_coarse);
+  histograms_add_drops(&h, split - 1, span, bins[split], n_coarse);
+  histograms_of(&f, fine, n_fine, sizes_8_512, N_SIZES);
+  histograms_of(&c, coarse, n_coarse, sizes_8_512, N_SIZES);
+  for (size_t s = 0; s < N_SIZES; s++) {
+    const struct reuse_histograms *own = s < split ? &f : &c;
+    for (int b = 0; b < LOCALITY_BINS; b++)
+      EXPECT_EQ(h.counts[s][b], own->counts[s][b]);
+    const struct reuse_histograms *pair = s + 1 < split ? &f : &c;
+    if (s + 1 < N_SIZES) {
+      EXPECT_EQ(h.drops[s], pair->drops[s]);
+      EXPECT_EQ(h.strict_drops[s], pair->strict_drops[s]);
+    }
+  }
+  double low, high, low_own, high_own;
+  for (size_t s = split - 1; s <= split; s++) {
+    const struct reuse_histograms *own = s < split ? &f : &c;
+    double r = histograms_miss_ratio(&h, 4096, sizes_8_512[s], &low, &high);
+    EXPECT(r == histograms_miss_ratio(own, 4096, sizes_8_512[s], &low_own,
+                                      &high_own));
+    EXPECT(r > 0 && low == low_own && high == high_own);
+  }
+  for (size_t s = 0; s < N_SIZES; s++)
+    free(bins[s]);
+  free(span);
+  free(fine);
+  free(coarse);
+}
+
 int main(void) {
   test_seed(0x2545f4914f6cdd1d);
   RUN(test_single_pass);
@@ -509,5 +560,6 @@ int main(void) {
   RUN(test_miss_ratio_between_bins);
   RUN(test_miss_ratio_defaults);
   RUN(test_merge_is_sum);
+  RUN(test_two_streams);
   return check_summary();
 }

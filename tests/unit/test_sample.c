@@ -1,6 +1,8 @@
 /* test_sample.c: sampled deep mode's filters (sample.h): the spatial
  * filter keeps exactly the accesses whose block hashes below the rate
- * (its scalar and vector index passes alike), at
+ * (its scalar and vector index passes alike), and the filter of a block's
+ * smaller units exactly those whose block's hash plus the unit's offset
+ * does, evenly within a block, at
  * the rate within a binomial bound; a slice keeps its instances and marks
  * a restart; scaled bins by hand; and the SHARDS estimate of LRU miss
  * ratios against a brute-force LRU stack on a synthetic trace. */
@@ -122,6 +124,123 @@ static void test_keep_indices_variants(void) {
   free(index);
 }
 
+/* Whether unit j (of 2^k per block) of addr's block is sampled: the
+ * block's hash plus j 2^24 / 2^k, modulo 2^24, below the rate. */
+static int unit_kept(uint64_t addr, unsigned shift, unsigned unit_shift,
+                     double rate, uint64_t seed) {
+  unsigned k = shift - unit_shift;
+  uint64_t j = (addr >> unit_shift) & ((UINT64_C(1) << k) - 1);
+  uint64_t h = mix((addr >> shift) ^ seed) + j * (UINT64_C(1) << (24 - k));
+  return (double)(h & 0xffffff) < rate * 16777216.0;
+}
+
+/* The pass for a filter and its units at once (sample_keep_indices2),
+ * every code against the references, as above, and the batches it makes
+ * against one filtered the single way and one by the reference. */
+static void test_keep_units_variants(void) {
+  enum { N = 4099 };
+  uint64_t *addrs = malloc(N * sizeof *addrs);
+  uint32_t *index = malloc(N * sizeof *index),
+           *unit_index = malloc(N * sizeof *unit_index);
+  for (size_t a = 0; a < N; a++)
+    addrs[a] = test_rng() & 0xffffffff8;
+  const uint64_t seeds[] = {0, UINT64_C(0x9e3779b97f4a7c15)};
+  const unsigned shifts[][2] = {{9, 6}, {12, 6}, {6, 6}};
+  for (size_t s = 0; s < 2; s++)
+    for (size_t u = 0; u < 3; u++) {
+      struct sample_filter f, units;
+      sample_filter_init(&f, 0.3, shifts[u][0]);
+      f.seed = seeds[s];
+      sample_filter_units(&units, &f, shifts[u][1]);
+      EXPECT_EQ(units.shift, f.shift);
+      for (int code = SAMPLE_SCALAR; code <= SAMPLE_BEST; code++)
+        for (uint32_t from = 0; from < 4; from++)
+          for (uint32_t end = N - 7; end <= N; end++) {
+            size_t n_units = 0,
+                   kept = sample_keep_indices2(&f, &units, addrs, from, end,
+                                               index, unit_index, &n_units,
+                                               (enum sample_code)code),
+                   k = 0, ku = 0;
+            for (uint32_t a = from; a < end; a++) {
+              if (kept_seeded(addrs[a], f.shift, f.rate, f.seed)) {
+                if (k < kept)
+                  EXPECT_EQ(index[k], a);
+                k++;
+              }
+              int want = unit_kept(addrs[a], f.shift, units.unit_shift, f.rate,
+                                   f.seed);
+              EXPECT_EQ(sample_keep(&units, addrs[a]), want);
+              if (want) {
+                if (ku < n_units)
+                  EXPECT_EQ(unit_index[ku], a);
+                ku++;
+              }
+            }
+            EXPECT_EQ(kept, k);
+            EXPECT_EQ(n_units, ku);
+          }
+      struct event_batch b, one, two, two_units;
+      event_batch_init(&b);
+      event_batch_init(&one);
+      event_batch_init(&two);
+      event_batch_init(&two_units);
+      batch_of(&b, addrs, N);
+      EXPECT(sample_filter_batch(&one, &b, &f) == 0);
+      EXPECT(sample_filter_batch2(&two, &two_units, &b, &f, &units) == 0);
+      EXPECT_EQ(two.n_accesses, one.n_accesses);
+      EXPECT(memcmp(two.addr, one.addr, one.n_accesses * sizeof *one.addr) ==
+             0);
+      EXPECT(memcmp(two.first_access, one.first_access,
+                    (b.n_instances + 1) * sizeof *one.first_access) == 0);
+      size_t k = 0;
+      for (size_t i = 0; i < b.n_instances; i++) {
+        EXPECT_EQ(two_units.block[i], b.block[i]);
+        EXPECT_EQ(two_units.first_access[i], k);
+        for (size_t a = b.first_access[i]; a < b.first_access[i + 1]; a++)
+          if (unit_kept(addrs[a], f.shift, units.unit_shift, f.rate, f.seed)) {
+            EXPECT_EQ(two_units.addr[k], addrs[a]);
+            EXPECT_EQ(two_units.site[k], b.site[a]);
+            k++;
+          }
+      }
+      EXPECT_EQ(two_units.n_accesses, k);
+      event_batch_free(&b);
+      event_batch_free(&one);
+      event_batch_free(&two);
+      event_batch_free(&two_units);
+    }
+  free(addrs);
+  free(index);
+  free(unit_index);
+}
+
+/* The units of a block are sampled evenly: at 50% exactly 4 of each
+ * 512-byte block's eight 64-byte units (the eight points hash + j 2^21
+ * are 2^21 apart, and half the circle of 2^24 is below the threshold);
+ * at 10% at most one (their spacing, 1/8, is above the rate), each unit
+ * at the rate: of 8 * 40000 units, 10% within five standard deviations. */
+static void test_units_even(void) {
+  const double rates[] = {0.5, 0.1};
+  for (size_t r = 0; r < 2; r++) {
+    struct sample_filter f, units;
+    sample_filter_init(&f, rates[r], 9);
+    sample_filter_units(&units, &f, 6);
+    size_t total = 0, blocks = 40000;
+    for (uint64_t block = 0; block < blocks; block++) {
+      unsigned in_block = 0;
+      for (uint64_t j = 0; j < 8; j++)
+        in_block += (unsigned)sample_keep(&units, (block << 9) | (j << 6) | 8);
+      if (r == 0)
+        EXPECT_EQ(in_block, 4);
+      else
+        EXPECT(in_block <= 1);
+      total += in_block;
+    }
+    double n = 8.0 * (double)blocks, p = rates[r];
+    EXPECT(fabs((double)total - n * p) <= 5 * sqrt(n * p * (1 - p)));
+  }
+}
+
 /* Of n distinct blocks, the sampled ones are binomial(n, rate): within
  * five standard deviations of n * rate. */
 static void test_filter_rate(void) {
@@ -235,6 +354,8 @@ static void test_shards_miss_ratios(void) {
 int main(void) {
   RUN(test_filter_keeps_hashed_blocks);
   RUN(test_keep_indices_variants);
+  RUN(test_keep_units_variants);
+  RUN(test_units_even);
   RUN(test_filter_rate);
   RUN(test_slice);
   RUN(test_scaled_bins);
