@@ -3,6 +3,7 @@
  * states when the result is built: nothing here runs on the hot path. */
 #include "aggregate.h"
 #include "estimate.h"
+#include "fallback.h"
 
 #include <stdlib.h>
 #include <uthash.h>
@@ -372,7 +373,16 @@ PISA_HIDDEN void pisa_aggregate_thread(struct pisa_thread *t,
       function_strata(t, ta, n_blocks, n_functions))
     for (uint32_t f = 0; f < n_functions; f++)
       pisa_reuse_of_function(t, f, &ta->reuse);
-  if (t->sched)
+  if (t->sched && pisa_group_rate(PISA_CONSUME_SCHED,
+                                  t->budget_steps[PISA_CONSUME_SCHED]) < 1) {
+    /* Bursts: the windowed critical path post-stratified by block, with
+     * the exact executions (a few bursts land on a program's phases in
+     * whole numbers, weighing them unlike the run). */
+    struct par_result r;
+    uint32_t n = t->block_capacity < n_blocks ? t->block_capacity : n_blocks;
+    sched_thread_result_strata(t->sched, t->block_counts, n, &r);
+    par_merge(&ta->par, &r);
+  } else if (t->sched)
     add_stream_schedule(ta, t->sched);
   if (t->branches && alone)
     add_branches(ta, t->branches, PROGRAM_NONE); /* borrowed: ta is fresh */

@@ -90,6 +90,17 @@ void par_merge(struct par_result *dst, const struct par_result *src);
 void sched_thread_result(const struct sched *s, struct par_result *out);
 void sched_function_result(const struct sched *s, uint32_t function,
                            struct par_result *out);
+/* sched_thread_result of a thread whose schedules saw a sample of its
+ * block instances (bursts), with the ILP of each limited window
+ * post-stratified by block: the cycles its instructions added to the
+ * critical path, scaled by its exact instructions (counts: the exact
+ * executions of each global block b < n_counts) / those scheduled,
+ * summed over the blocks; a block the sample missed takes its function's cycles
+ * per instruction, or the thread's.  ILP = the exact instructions / that sum,
+ * weighted by the exact instructions.  The unlimited window (whose bursts
+ * overlap rather than add up) keeps sched_thread_result's figure. */
+void sched_thread_result_strata(const struct sched *s, const uint64_t *counts,
+                                uint32_t n_counts, struct par_result *out);
 /* One loop (global id) with the same span definition over its
  * instructions and its inner loops' (not those of the functions it
  * calls), PBBLP over its blocks and its inner loops'; holds nothing when

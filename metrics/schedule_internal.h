@@ -59,6 +59,11 @@ struct block_state {
    * them alone. */
   int solo;
   uint64_t instances, max_level;
+  /* Its instructions scheduled, and per ILP window how far the thread's
+   * highest issue cycle rose while they ran: the windowed critical path
+   * split by block, whose parts sched_thread_result_strata scales by the
+   * block's exact executions in a sampled run. */
+  uint64_t scheduled, advance[SCHED_MAX_WINDOWS];
   uint64_t *last_end; /* per site: end address of its previous access */
   /* Word offsets in the frame of the operands its instructions depend on,
    * instruction by instruction (constants and globals left out). */

@@ -4,6 +4,7 @@
 #include "schedule_internal.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- Results ------------------------------------------------------- */
@@ -153,6 +154,72 @@ void sched_thread_result(const struct sched *s, struct par_result *out) {
   ratio_add(&out->bblp_smart, ratio(s->n, s->cycles[s->cfg.n_windows + 1]),
             s->n);
   pbblp_of(s, out, SCOPE_THREAD, 0);
+}
+
+/* Cycles per instruction in window w of the sampled blocks of source
+ * function f (rate[f * (SCHED_MAX_WINDOWS + 1) + w], instructions in the
+ * last word of the row), for the blocks the sample missed. */
+static double missed_rate(const double *rate, uint32_t f, unsigned w,
+                          const double *thread) {
+  const double *row = rate + (size_t)f * (SCHED_MAX_WINDOWS + 1);
+  if (row[SCHED_MAX_WINDOWS] > 0)
+    return row[w] / row[SCHED_MAX_WINDOWS];
+  return thread[SCHED_MAX_WINDOWS] > 0 ? thread[w] / thread[SCHED_MAX_WINDOWS]
+                                       : 0;
+}
+
+void sched_thread_result_strata(const struct sched *s, const uint64_t *counts,
+                                uint32_t n_counts, struct par_result *out) {
+  sched_thread_result(s, out);
+  const unsigned NW = s->cfg.n_windows;
+  const struct program_block *pbs = s->program->blocks;
+  uint32_t n_src = 0;
+  for (uint32_t b = 0; b < n_counts; b++)
+    if (counts[b] && pbs[b].source >= n_src)
+      n_src = pbs[b].source + 1;
+  /* Per source function, then the thread: the sampled blocks' cycles per
+   * window and instructions. */
+  const size_t row = SCHED_MAX_WINDOWS + 1;
+  double *rate = calloc(((size_t)n_src + 1) * row, sizeof *rate);
+  if (!rate)
+    return; /* the plain ratio */
+  double *thread = rate + (size_t)n_src * row;
+  double n = 0, cycles[SCHED_MAX_WINDOWS] = {0};
+  int missed = 0;
+  for (uint32_t b = 0; b < n_counts; b++) {
+    const struct block_state *bs = b < s->n_blocks ? &s->blocks[b] : NULL;
+    double exact = (double)counts[b] * (double)pbs[b].n_instrs;
+    n += exact;
+    if (!bs || !bs->scheduled) {
+      missed |= exact > 0;
+      continue;
+    }
+    /* Scaled by instructions: an instance's may come in several segments
+     * (a call), and a burst's edge may cut one. */
+    double scale = exact / (double)bs->scheduled;
+    double *fn = rate + (size_t)pbs[b].source * row;
+    for (unsigned w = 0; w < NW; w++) {
+      cycles[w] += (double)bs->advance[w] * scale;
+      fn[w] += (double)bs->advance[w];
+      thread[w] += (double)bs->advance[w];
+    }
+    fn[SCHED_MAX_WINDOWS] += (double)bs->scheduled;
+    thread[SCHED_MAX_WINDOWS] += (double)bs->scheduled;
+  }
+  for (uint32_t b = 0; missed && b < n_counts; b++) {
+    const struct block_state *bs = b < s->n_blocks ? &s->blocks[b] : NULL;
+    if (!counts[b] || (bs && bs->scheduled))
+      continue;
+    double exact = (double)counts[b] * (double)pbs[b].n_instrs;
+    for (unsigned w = 0; w < NW; w++)
+      cycles[w] += exact * missed_rate(rate, pbs[b].source, w, thread);
+  }
+  free(rate);
+  for (unsigned w = 0; w < NW; w++)
+    if (s->cfg.windows[w] && cycles[w] >= 1 && n >= 1) {
+      out->win[w].ilp.n = (uint64_t)(n + 0.5);
+      out->win[w].ilp.wsum = n / cycles[w] * (double)out->win[w].ilp.n;
+    }
 }
 
 void sched_progress(const struct sched *s, unsigned window,

@@ -282,9 +282,13 @@ static ALWAYS_INLINE size_t site_accesses(struct sched *s,
 
 /* Writes the instance's hot state back. */
 static ALWAYS_INLINE void store_hot(struct sched *s, struct frame *fr,
-                                    const struct block_state *b,
-                                    const struct hot *h, const unsigned S,
-                                    const unsigned NW) {
+                                    struct block_state *b, const struct hot *h,
+                                    const unsigned S, const unsigned NW) {
+  /* The cycles are monotone: what they rose by during this instance is
+   * its block's share of the critical path (no per-instruction cost). */
+  for (unsigned w = 0; w < NW; w++)
+    b->advance[w] += h->cycles[w] - s->cycles[w];
+  b->scheduled += h->n;
   fr->level = h->level;
   fr->wrote = h->wrote;
   fr->late = h->late;
