@@ -169,18 +169,30 @@ static struct pisa_fn_state *state_metrics_create(struct pisa_fn_state *s) {
   return s;
 }
 
+static int sampled(void) { return pisa_config.sampling.rate < 1; }
+
+/* h, empty, at the run's line sizes; in a sampled run also counting the
+ * drops of the references a window would leave censored (estimate.c). */
+static void histograms_start(struct reuse_histograms *h) {
+  histograms_init(h, pisa_config.line_sizes, pisa_config.n_line_sizes);
+  if (!sampled())
+    return;
+  uint8_t cut[LOCALITY_MAX_SIZES] = {0};
+  for (size_t s = 0; s < pisa_config.n_line_sizes; s++)
+    cut[s] =
+        (uint8_t)burst_cut(pisa_config.sampling.reuse_bursts.threshold_bytes,
+                           pisa_config.line_sizes[s]);
+  histograms_set_long_cut(h, cut);
+}
+
 /* The histograms at *h, created at their first use; NULL when memory ran
  * out. */
 PISA_HIDDEN struct reuse_histograms *
 pisa_histograms_of(struct reuse_histograms **h) {
   if (!*h && (*h = malloc(sizeof **h)))
-    histograms_init(*h, pisa_config.line_sizes, pisa_config.n_line_sizes);
+    histograms_start(*h);
   return *h;
 }
-
-/* The function's reuse histograms, created at its first instance in the
- * thread; NULL when memory ran out. */
-static int sampled(void) { return pisa_config.sampling.rate < 1; }
 
 /* Room for entry i in *array, a growing array of pointers (a function's
  * histograms, a loop's), new entries NULL: 0, or -1 when memory ran out. */
@@ -246,6 +258,8 @@ static void reuse_pairs_free(struct pisa_thread *t) {
   t->source_pairs_capacity = t->block_pair_capacity = 0;
 }
 
+/* The function's reuse histograms, created at its first instance in the
+ * thread; NULL when memory ran out. */
 static struct reuse_histograms *fn_reuse(struct pisa_thread *t, uint32_t fn) {
   return indexed_histograms(&t->fn_reuse, &t->fn_reuse_capacity, fn);
 }
@@ -586,7 +600,7 @@ static const struct reuse_histograms *counted_once(struct pisa_thread *t,
   if (!c && !(c = t->reuse_counted = malloc(sizeof *c)))
     return NULL;
   if (t->reuse_counted_to != j || t->reuse_counted_from != i) {
-    histograms_init(c, pisa_config.line_sizes, pisa_config.n_line_sizes);
+    histograms_start(c);
     add_bins(t, c, b, i, j);
     t->reuse_counted_from = i;
     t->reuse_counted_to = j;

@@ -89,10 +89,39 @@ void histograms_add_sizes(struct reuse_histograms *h,
     histograms_add_drops(h, s, bins[s] + first, bins[s + 1] + first, n);
 }
 
+void histograms_set_long_cut(struct reuse_histograms *h, const uint8_t *cut) {
+  for (size_t s = 0; s < h->n_sizes; s++)
+    h->long_cut[s] = cut[s];
+}
+
+/* The long references of pair s (bin at b from cut on) and their drops,
+ * in byte sums over blocks of 255 (vectorised, as count_drops). */
+static void count_long(struct reuse_histograms *h, size_t s, uint8_t cut,
+                       const uint8_t *at_b, const uint8_t *at_2b, size_t n) {
+  for (size_t done = 0; done < n;) {
+    size_t end = n - done < 255 ? n : done + 255;
+    uint8_t refs = 0, drops = 0, strict = 0;
+    for (size_t i = done; i < end; i++) {
+      uint8_t i_bin = drop_rank(at_b[i]), j_bin = drop_rank(at_2b[i]);
+      uint8_t is_long = (uint8_t)(i_bin >= cut);
+      refs += is_long;
+      drops += (uint8_t)(is_long & (j_bin < i_bin));
+      strict += (uint8_t)(is_long & (j_bin + 1 < i_bin));
+    }
+    h->long_refs[s] += refs;
+    h->long_drops[s] += drops;
+    h->long_strict[s] += strict;
+    done = end;
+  }
+}
+
 void histograms_add_drops(struct reuse_histograms *h, size_t s,
                           const uint8_t *at_b, const uint8_t *at_2b, size_t n) {
-  if (is_pair(h->line_bytes, h->n_sizes, s))
-    count_drops(at_b, at_2b, n, &h->drops[s], &h->strict_drops[s]);
+  if (!is_pair(h->line_bytes, h->n_sizes, s))
+    return;
+  count_drops(at_b, at_2b, n, &h->drops[s], &h->strict_drops[s]);
+  if (h->long_cut[s])
+    count_long(h, s, h->long_cut[s], at_b, at_2b, n);
 }
 
 void histograms_add_batch(struct reuse_histograms *h,
@@ -118,6 +147,9 @@ int histograms_merge_scaled(struct reuse_histograms *dst,
   for (size_t s = 0; s + 1 < dst->n_sizes; s++) {
     dst->drops[s] += weight * src->drops[s];
     dst->strict_drops[s] += weight * src->strict_drops[s];
+    dst->long_refs[s] += weight * src->long_refs[s];
+    dst->long_drops[s] += weight * src->long_drops[s];
+    dst->long_strict[s] += weight * src->long_strict[s];
   }
   return 0;
 }

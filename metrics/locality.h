@@ -27,7 +27,7 @@ extern const uint64_t locality_default_cache_bytes[LOCALITY_DEFAULT_CACHES];
  * the first.  Its score needs only two counts, not the joint distribution
  * of (bin at b, bin at 2b): S_k = sum_i p_b(i) sum_{j<i} p_ij
  * = sum_i sum_{j<i} n_ij / N, the fraction of accesses whose bin drops.
- * 9976 bytes, no pointers: embeddable, copyable, zeroed by init. */
+ * 10552 bytes, no pointers: embeddable, copyable, zeroed by init. */
 struct reuse_histograms {
   size_t n_sizes;
   uint64_t line_bytes[LOCALITY_MAX_SIZES]; /* increasing powers of two */
@@ -35,7 +35,21 @@ struct reuse_histograms {
   uint64_t drops[LOCALITY_MAX_SIZES - 1];        /* bin at 2b < bin at b */
   uint64_t strict_drops[LOCALITY_MAX_SIZES - 1]; /* by two bins or more,
                                                     or cold to finite */
+  /* Sampled runs only (histograms_set_long_cut; 0: none counted): per
+   * pair s, the references whose bin at s is long_cut[s] or more (far,
+   * or cold: those a window leaves censored), and of them those whose bin
+   * drops at s + 1, by two bins or more. */
+  uint8_t long_cut[LOCALITY_MAX_SIZES];
+  uint64_t long_refs[LOCALITY_MAX_SIZES - 1];
+  uint64_t long_drops[LOCALITY_MAX_SIZES - 1];
+  uint64_t long_strict[LOCALITY_MAX_SIZES - 1];
 };
+
+/* From now on h also counts, per pair s, the references whose bin at s
+ * is cut[s] or more (1 to LOCALITY_FINITE_BINS; 0 for none) and their
+ * drops (a sampled run's SHARDS stream, for the drops the windows cannot
+ * tell). */
+void histograms_set_long_cut(struct reuse_histograms *h, const uint8_t *cut);
 
 /* Empty histograms for n_sizes line sizes (increasing powers of two).
  * Returns 0, or -1 (and no sizes) when n_sizes > LOCALITY_MAX_SIZES or the

@@ -85,6 +85,15 @@ struct burst_histograms {
   size_t n_sizes;
   uint64_t exact[LOCALITY_MAX_SIZES][BURST_QUARTERS];
   uint64_t censored[LOCALITY_MAX_SIZES][BURST_QUARTERS + 1];
+  /* Per pair s of sizes (s, s + 1): references measured at both; of
+   * them, those whose distance at s is exact and whose bin drops at s + 1
+   * (drops), by two bins or more (strict), and those censored at s, whose
+   * drop the window cannot tell (a distance at s + 1 is at most the one
+   * at s, so an exact one at s is exact at s + 1 too). */
+  uint64_t pair_measured[LOCALITY_MAX_SIZES - 1];
+  uint64_t pair_drops[LOCALITY_MAX_SIZES - 1];
+  uint64_t pair_strict[LOCALITY_MAX_SIZES - 1];
+  uint64_t pair_censored[LOCALITY_MAX_SIZES - 1];
 };
 
 void burst_histograms_init(struct burst_histograms *h, size_t n_sizes);

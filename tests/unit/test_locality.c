@@ -545,6 +545,51 @@ static void test_two_streams(void) {
   free(coarse);
 }
 
+/* A sampled run's long references per pair: those whose bin at b is the
+ * cut or more (cold included) and their drops, against a brute-force
+ * count; none counted without a cut, and merging adds them. */
+static void test_long_drops(void) {
+  size_t n = 5000;
+  uint64_t *addrs = mixed_stream(n, 1 << 20);
+  uint8_t *bins[N_SIZES], cut[LOCALITY_MAX_SIZES] = {0};
+  for (int s = 0; s < N_SIZES; s++) {
+    bins[s] = malloc(n);
+    stack_bins(addrs, n, sizes_8_512[s], bins[s]);
+    cut[s] = (uint8_t)(4 + s);
+  }
+  const uint8_t *const *view = (const uint8_t *const *)bins;
+  struct reuse_histograms h, plain, sum;
+  histograms_init(&h, sizes_8_512, N_SIZES);
+  histograms_init(&plain, sizes_8_512, N_SIZES);
+  histograms_set_long_cut(&h, cut);
+  histograms_add_batch(&h, view, 0, n);
+  histograms_add_batch(&plain, view, 0, n);
+  for (int s = 0; s + 1 < N_SIZES; s++) {
+    uint64_t refs = 0, drops = 0, strict = 0;
+    for (size_t i = 0; i < n; i++) {
+      int small = bins[s][i] == LOCALITY_COLD_BIN ? 99 : bins[s][i];
+      int big = bins[s + 1][i] == LOCALITY_COLD_BIN ? 99 : bins[s + 1][i];
+      if (small < cut[s])
+        continue;
+      refs++;
+      drops += big < small;
+      strict += big < small - 1;
+    }
+    EXPECT(refs > 0 && drops > 0);
+    EXPECT_EQ(h.long_refs[s], refs);
+    EXPECT_EQ(h.long_drops[s], drops);
+    EXPECT_EQ(h.long_strict[s], strict);
+    EXPECT_EQ(plain.long_refs[s], 0);
+    EXPECT_EQ(h.drops[s], plain.drops[s]);
+  }
+  histograms_init(&sum, sizes_8_512, N_SIZES);
+  EXPECT(histograms_merge_scaled(&sum, &h, 3) == 0);
+  EXPECT_EQ(sum.long_drops[2], 3 * h.long_drops[2]);
+  for (int s = 0; s < N_SIZES; s++)
+    free(bins[s]);
+  free(addrs);
+}
+
 int main(void) {
   test_seed(0x2545f4914f6cdd1d);
   RUN(test_single_pass);
@@ -561,5 +606,6 @@ int main(void) {
   RUN(test_miss_ratio_defaults);
   RUN(test_merge_is_sum);
   RUN(test_two_streams);
+  RUN(test_long_drops);
   return check_summary();
 }

@@ -507,6 +507,36 @@ static void test_window_offset(void) {
   reuse_bursts_free(&r);
 }
 
+/* The windows' counts per pair of sizes, by hand: each reference's
+ * outcomes at b and 2b (quarters: 4 bin + bits) give a drop when the bin
+ * at 2b is lower, a strict one when lower by two or more, censored when
+ * either is censored, nothing when either is unmeasured; and merging adds
+ * them. */
+static void test_pair_counts(void) {
+  /*                     drop  strict  none  none  censored  unmeasured */
+  const uint8_t at_b[] = {8, 20, 4, 6, BURST_CENSORED + 9, BURST_UNMEASURED};
+  const uint8_t at_2b[] = {4, 4, 4, 5, 3, 4};
+  const uint8_t *outcomes[] = {at_b, at_2b};
+  struct burst_histograms h, sum;
+  burst_histograms_init(&h, 2);
+  burst_histograms_add(&h, outcomes, 0, 6);
+  EXPECT_EQ(h.pair_measured[0], 5);
+  EXPECT_EQ(h.pair_drops[0], 2);  /* bins 2 -> 1 and 5 -> 1 */
+  EXPECT_EQ(h.pair_strict[0], 1); /* 5 -> 1 */
+  EXPECT_EQ(h.pair_censored[0], 1);
+  burst_histograms_add(&h, outcomes, 1, 2); /* the strict and a none */
+  EXPECT_EQ(h.pair_measured[0], 7);
+  EXPECT_EQ(h.pair_drops[0], 3);
+  EXPECT_EQ(h.pair_strict[0], 2);
+  burst_histograms_init(&sum, 2);
+  burst_histograms_merge(&sum, &h);
+  burst_histograms_merge(&sum, &h);
+  EXPECT_EQ(sum.pair_measured[0], 14);
+  EXPECT_EQ(sum.pair_drops[0], 6);
+  EXPECT_EQ(sum.pair_strict[0], 4);
+  EXPECT_EQ(sum.pair_censored[0], 2);
+}
+
 int main(void) {
   RUN(test_outcomes_by_brute_force);
   RUN(test_estimate_by_hand);
@@ -515,5 +545,6 @@ int main(void) {
   RUN(test_quarters);
   RUN(test_whole_working_set);
   RUN(test_window_offset);
+  RUN(test_pair_counts);
   return check_summary();
 }
