@@ -5,7 +5,8 @@
  * stays within a few hundredths of a bit of a brute-force H_k on three
  * streams whose hashed sample alone is far off: a loop nest over a small
  * matrix (every unit held, none hashed), a hot unit of a few addresses
- * beside a large random table, and a streaming sweep. */
+ * beside a large random table, a streaming sweep, and many hot units
+ * beside cold ones. */
 #include "check.h"
 #include "entropy.h"
 #include "sample.h"
@@ -341,6 +342,32 @@ static void test_entropy_sweep(void) {
   free(addrs);
 }
 
+/* Cold units beside many hot ones (graph's arrays): half the accesses are
+ * random words of a 64 MiB table (16384 units, about 256 accesses each,
+ * h_p(0) near 8), half go to 2048 hot units of 8 MiB, 2048 accesses each,
+ * to 6 skewed counters of the unit (h_p(0) under 2).  Too cool to be held
+ * and too many to hold, the hot units' part comes from the hashed hot
+ * ones, about 20 of the 180 hashed: with one ratio over all the hashed
+ * units, how many hot ones the hash picked moved H_0 by tenths of a bit;
+ * post-stratified by the temporal sample's count, they are the ratio of
+ * the hot units only. */
+static void test_entropy_hot_and_cold(void) {
+  enum { N = 1 << 23, HOT_UNITS = 2048, COLD_WORDS = 1 << 23 };
+  const uint64_t hot = UINT64_C(0x20000000), table = UINT64_C(0x40000000);
+  uint64_t *addrs = malloc(N * sizeof *addrs);
+  for (size_t i = 0; i < N; i++) {
+    uint64_t r = test_rng();
+    if (i & 1)
+      addrs[i] = hot + ((r >> 32) % HOT_UNITS << 12) + 8 * skewed_counter(r);
+    else
+      addrs[i] = table + 8 * (r % COLD_WORDS);
+  }
+  struct unit_counts m;
+  expect_estimate("hot and cold", addrs, N, 4096, 0.05, &m);
+  unit_counts_free(&m);
+  free(addrs);
+}
+
 /* A hot unit held for long: 2^26 accesses as in hot_stream, made in
  * chunks and counted exactly on the way (an array per slot and per
  * counter), so that the hot unit's sampled accesses pass several
@@ -429,6 +456,7 @@ int main(void) {
   RUN(test_entropy_loop_nest);
   RUN(test_entropy_hot_unit);
   RUN(test_entropy_sweep);
+  RUN(test_entropy_hot_and_cold);
   RUN(test_entropy_long_hot_unit);
   return check_summary();
 }
