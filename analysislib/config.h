@@ -27,9 +27,10 @@ struct pisa_sampling_config {
   double rate;                /* 1: exact */
   struct sample_filter reuse; /* blocks of the largest line size */
   /* The engines of the line sizes [0, fine_sizes) (those up to 64 bytes,
-   * when the largest is above: else 0, one stream) see the blocks of 64
-   * bytes fine_reuse samples, eight times the units, so that SHARDS's
-   * scaled distances at those sizes are eight times less noisy. */
+   * when the largest is above: else 0, one stream) see the 64-byte units
+   * fine_reuse samples from reuse's hash of their block (sample.h units):
+   * largest / 64 times the units (8 at 512 bytes), so that SHARDS's
+   * scaled distances at those sizes are that much less noisy. */
   struct sample_filter fine_reuse;
   size_t fine_sizes;
   /* Blocks that also hold a whole entropy cut: footprint and entropy. */

@@ -1204,7 +1204,8 @@ static void consume_reuse(struct pisa_thread *t, const struct event_batch *b) {
   else if (pisa_config.objects)
     pisa_objects_reuse(t, b, NULL, NULL);
   if (pisa_intervals_on())
-    pisa_intervals_reuse(t, b, bins ? binned_at(t, fed, 64) : NULL);
+    pisa_intervals_reuse(
+        t, b, bins ? binned_at(t, fed, LOCALITY_MISS_LINE_BYTES) : NULL);
   consume_regions(t, b, fed, PISA_CONSUME_REUSE, bins ? region_reuse : NULL);
 }
 
@@ -1304,16 +1305,16 @@ static int keep_reuse(struct pisa_thread *t, unsigned steps) {
   struct sample_filter f = pisa_group_filter(PISA_CONSUME_REUSE, steps),
                        fine = pisa_fine_filter(steps);
   size_t split = pisa_config.sampling.fine_sizes, span = span_size();
-  if (span != SIZE_MAX && !t->reuse_span && t->reuse[span] &&
-      !(t->reuse_span = reuse_kept_copy(t->reuse[span], keep_sampled, &f)))
-    return -1;
-  if (t->reuse_span && reuse_keep(&t->reuse_span, 1, keep_sampled, &f))
-    return -1;
-  return reuse_keep(t->reuse, split, keep_sampled, &fine) ||
-                 reuse_keep(t->reuse + split, pisa_config.n_line_sizes - split,
-                            keep_sampled, &f)
-             ? -1
-             : 0;
+  int failed = 0;
+  if (t->reuse_span) /* a step after the first: keep as the others do */
+    failed = reuse_keep(&t->reuse_span, 1, keep_sampled, &f);
+  else if (span != SIZE_MAX && t->reuse[span]) /* NULL when memory ran out */
+    failed =
+        !(t->reuse_span = reuse_kept_copy(t->reuse[span], keep_sampled, &f));
+  failed |= reuse_keep(t->reuse, split, keep_sampled, &fine);
+  failed |= reuse_keep(t->reuse + split, pisa_config.n_line_sizes - split,
+                       keep_sampled, &f);
+  return failed ? -1 : 0;
 }
 
 /* Group g of t applies the steps it has not applied yet. */

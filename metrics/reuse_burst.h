@@ -87,9 +87,13 @@ struct burst_histograms {
   uint64_t censored[LOCALITY_MAX_SIZES][BURST_QUARTERS + 1];
   /* Per pair s of sizes (s, s + 1): references measured at both; of
    * them, those whose distance at s is exact and whose bin drops at s + 1
-   * (drops), by two bins or more (strict), and those censored at s, whose
-   * drop the window cannot tell (a distance at s + 1 is at most the one
-   * at s, so an exact one at s is exact at s + 1 too). */
+   * (drops), by two bins or more (strict), and those censored at s (or,
+   * which does not happen, at s + 1 alone), whose drop the window cannot
+   * tell (a distance at s + 1 is at most the one at s, so an exact one at
+   * s is exact at s + 1 too).  A window measuring from half its accesses
+   * (reuse_burst.c) censors from the lines it saw, which may be below the
+   * cut of the SHARDS references whose drop rate the censored ones take
+   * (histograms_set_long_cut): a bias where few lines are seen. */
   uint64_t pair_measured[LOCALITY_MAX_SIZES - 1];
   uint64_t pair_drops[LOCALITY_MAX_SIZES - 1];
   uint64_t pair_strict[LOCALITY_MAX_SIZES - 1];

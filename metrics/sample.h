@@ -82,7 +82,8 @@ size_t sample_keep_indices(const struct sample_filter *f, const uint64_t *addr,
                            enum sample_code code);
 
 /* sample_keep_indices for f (plain) and `units` (f sampling smaller units,
- * sample_filter_units) at once, from one hash per access: f's indices in
+ * sample_filter_units of f: the same shift, seed and threshold, which the
+ * vector codes take from f) at once, from one hash per access: f's indices in
  * index, the count returned, the units' in unit_index, the count in
  * *n_units. */
 size_t sample_keep_indices2(const struct sample_filter *f,

@@ -187,6 +187,10 @@ void sched_thread_result_strata(const struct sched *s, const uint64_t *counts,
   double n = 0, cycles[SCHED_MAX_WINDOWS] = {0};
   int missed = 0;
   for (uint32_t b = 0; b < n_counts; b++) {
+    /* a block scheduled but never counted (its counts lost when memory
+     * ran out) has no function row: n_src covers counted blocks only */
+    if (!counts[b])
+      continue;
     const struct block_state *bs = b < s->n_blocks ? &s->blocks[b] : NULL;
     double exact = (double)counts[b] * (double)pbs[b].n_instrs;
     n += exact;

@@ -1,6 +1,7 @@
 // Sampled reuse, two streams: the engines of line sizes up to 64 bytes see
-// the 64-byte blocks a hash of their own selects, the larger sizes the
-// 512-byte blocks (eight times fewer units, so noisier scaled distances).
+// 64-byte units, sampled from the hash of their 512-byte block plus the
+// unit's offset, the larger sizes the 512-byte blocks (eight times fewer
+// units, so noisier scaled distances).
 // The program prints its array's address (3 MiB of doubles, mapped: aligned
 // to 4 KiB) and reads and writes it twice in order, as sample.c does.
 //
