@@ -293,6 +293,24 @@ static void test_scaled_bins(void) {
   EXPECT_EQ(bins[2], 4);
   EXPECT_EQ(bins[3], REUSE_COLD);
   EXPECT_EQ(bins[4], REUSE_MAX_BIN); /* 2^48 is past the last bin */
+  /* the inline rounding is llround's: every magnitude, halves included
+   * (3 / 0.4 = 7.5 rounds to 8, bin 4, not to 7, bin 3) */
+  const double rates[] = {0.4, 0.3, 0.01, 1e-6, 0.999};
+  uint64_t many[4096];
+  uint8_t got[4096];
+  for (size_t r = 0; r < 5; r++) {
+    for (size_t i = 0; i < 4096; i++)
+      many[i] = i < 64 ? i : test_rng() >> (test_rng() % 64);
+    sample_scaled_bins(many, 4096, rates[r], got);
+    for (size_t i = 0; i < 4096 && current_ok; i++) {
+      double d = (double)many[i] * (1.0 / rates[r]);
+      uint64_t v = d >= 0x1p63 ? UINT64_MAX : (uint64_t)llround(d);
+      unsigned bin = v ? 64u - (unsigned)__builtin_clzll(v) : 0;
+      EXPECT_EQ(got[i], bin > REUSE_MAX_BIN ? REUSE_MAX_BIN : bin);
+    }
+  }
+  sample_scaled_bins((const uint64_t[]){3}, 1, 0.4, got);
+  EXPECT_EQ(got[0], 4);
 }
 
 /* LRU stack distances the slow way (UINT64_MAX: cold). */
