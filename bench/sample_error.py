@@ -2,7 +2,8 @@
 """sample_error.py: the error of sampled deep mode (pisa-char --sample)
 against exact runs, per bench kernel: miss ratios at 32 KiB / 1 MiB /
 32 MiB (absolute), the 64-byte reuse histogram (total variation distance),
-memory entropy (largest |error| over H_0..H_K, bits), footprint, ILP per
+spatial locality (absolute: the score, "slq", and the pairs' largest,
+"pair"), memory entropy (largest |error| over H_0..H_K, bits), footprint, ILP per
 window and BBLP (relative), and CPU seconds of both runs.  Prints a
 Markdown table (docs/performance.md "Sampled deep mode").
 
@@ -106,6 +107,11 @@ def errors(exact, sampled):
     if "reuse_distance" in e and "reuse_distance" in s:
         row["tvd"] = tvd(histogram(e, 64), histogram(s, 64))
         row["tvd 8"] = tvd(histogram(e, 8), histogram(s, 8))
+    l_e, l_s = e.get("spatial_locality"), s.get("spatial_locality")
+    if l_e and l_s:
+        row["slq"] = abs(l_e["score"] - l_s["score"])
+        row["pair"] = max(abs(a["score"] - b["score"])
+                          for a, b in zip(l_e["pairs"], l_s["pairs"]))
     h_e, h_s = e.get("memory_entropy", []), s.get("memory_entropy", [])
     if h_e and h_s:
         row["entropy"] = max(abs(a - b) for a, b in zip(h_e, h_s))
