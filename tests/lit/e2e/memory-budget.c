@@ -7,7 +7,7 @@
 // below the 2^19 of 32 MiB: miss ratios 1, 1 and 1/2 (the first pass is
 // cold); H_0 = log2 N (N addresses, two loads each), H_12 = log2(N / 16)
 // (16 nodes to a 4 KiB page); footprint 8N bytes, for chase and for its
-// loop (line 98, its only one; --loop-metrics), which reports none once
+// loop (line 99, its only one; --loop-metrics), which reports none once
 // the space family is sampled (a loop's are exact or absent).  The same holds at
 // N = 3 * 2^15, analysed exactly with a generous limit (identical to the
 // default's document).  With --memory-limit 16M the analysis state of the
@@ -19,9 +19,10 @@
 // (--metrics=none) plus the limit plus 32 MiB: the growth of one batch
 // before the budget is looked at, the transient copies of a switch, and
 // the fixed state outside the budget (docs/metrics-implementation.md).
-// An interval after the last step (rate 1/4 or less) counts its sampled
-// accesses only, about that share of its loads: its bins are those of the
-// sampled stream, not of the whole batch.
+// An interval of the chase after the last step (rate 1/4 or less, 512
+// loads or more) counts its sampled accesses only, about that share of
+// its loads: its bins are those of the sampled stream, not of the whole
+// batch.
 // RUN: %pisa-cc -O1 -fno-vectorize -fno-unroll-loops -o %t %s
 // RUN: %pisa-char -q --force --loop-metrics -o %t.exact.json %t 98304
 // RUN: %pisa-char -q --force --loop-metrics --memory-limit 4G -o %t.generous.json %t 98304
@@ -31,8 +32,8 @@
 // RUN:   "abs(fn('chase')['memory_entropy'][0] - 16.5849625007212) < 1e-9" \
 // RUN:   "abs(fn('chase')['memory_entropy'][12] - 12.5849625007212) < 1e-9" \
 // RUN:   "fn('chase')['footprint']['bytes'] == 8 * 98304" \
-// RUN:   "loop(98)['footprint']['bytes'] == 8 * 98304" \
-// RUN:   "abs(loop(98)['memory_entropy'][0] - 16.5849625007212) < 1e-9"
+// RUN:   "loop(99)['footprint']['bytes'] == 8 * 98304" \
+// RUN:   "abs(loop(99)['memory_entropy'][0] - 16.5849625007212) < 1e-9"
 // RUN: %peak-rss %t.none.rss %pisa-char -q --force --metrics=none -o %t.none.json %t
 // RUN: %peak-rss %t.rss %pisa-char -q --force --loop-metrics --memory-limit 16M -o %t.json %t
 // RUN: %validate %t.json
@@ -49,9 +50,9 @@
 // RUN:   "abs(fn('chase')['footprint']['bytes'] / (8 * 393216) - 1) < 4 * d['config']['sampling']['families']['footprint']['error']" \
 // RUN:   "abs(fn('chase')['ilp'][0]['ilp'] / [f for f in load('%t.exact.json')['functions'] if f['name'] == 'chase'][0]['ilp'][0]['ilp'] - 1) < 0.05" \
 // RUN:   "load('%t.rss')['peak_rss_bytes'] <= load('%t.none.rss')['peak_rss_bytes'] + (16 << 20) + (32 << 20)" \
-// RUN:   "loop(98)['memory_accesses']['loads'] == 2 * 393216" \
+// RUN:   "loop(99)['memory_accesses']['loads'] == 2 * 393216" \
 // RUN:   "all('footprint' not in l and 'memory_entropy' not in l for l in d['loops'])" \
-// RUN:   "(lambda last, late: last['rate'] <= 0.25 and len(late) > 100 and all(sum(i['reuse_distance'][0]['bins']) + i['reuse_distance'][0]['cold'] <= i['memory_accesses']['loads'] / 2 for i in late))(d['config']['sampling']['families']['reuse']['steps'][-1], [i for i in d['intervals'] if 'reuse_distance' in i and i['first_instruction'] > d['config']['sampling']['families']['reuse']['steps'][-1]['instruction'] + 65536])"
+// RUN:   "(lambda last, late: last['rate'] <= 0.25 and len(late) > 100 and all(sum(i['reuse_distance'][0]['bins']) + i['reuse_distance'][0]['cold'] <= i['memory_accesses']['loads'] / 2 for i in late))(d['config']['sampling']['families']['reuse']['steps'][-1], [i for i in d['intervals'] if 'reuse_distance' in i and i['memory_accesses']['loads'] >= 512 and i['first_instruction'] > d['config']['sampling']['families']['reuse']['steps'][-1]['instruction'] + 65536])"
 // RUN: %pisa-char show %t.json | FileCheck %s --check-prefix=SHOW
 // SHOW: sampling  over the memory limit: {{.*}}reuse{{.*}} are estimates, sampled from instruction {{[1-9][0-9]*}} on
 // RUN: %pisa-char rank --format csv %t.json | FileCheck %s --check-prefix=RANK
