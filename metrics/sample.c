@@ -163,29 +163,32 @@ AVX2 static size_t keep2_avx2(const struct sample_filter *f,
 
 #define AVX512 __attribute__((target("avx512f,avx512dq")))
 
-/* keep_baseline, eight hashes at a time (AVX-512DQ multiplies 64-bit
- * lanes). */
+/* sample_hash of eight lanes' (block number ^ seed): AVX-512DQ multiplies
+ * 64-bit lanes. */
+AVX512 static inline __m512i hash_avx512(__m512i x) {
+  x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 30));
+  x = _mm512_mullo_epi64(x, _mm512_set1_epi64((long long)SAMPLE_HASH_K1));
+  x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 27));
+  x = _mm512_mullo_epi64(x, _mm512_set1_epi64((long long)SAMPLE_HASH_K2));
+  return _mm512_xor_si512(x, _mm512_srli_epi64(x, 31));
+}
+
+/* keep_baseline, eight hashes at a time. */
 AVX512 static size_t keep_avx512(const struct sample_filter *f,
                                  const uint64_t *addr, uint32_t from,
                                  uint32_t end, uint32_t *index) {
   const __m128i shift = _mm_cvtsi32_si128((int)f->shift);
-  const __m512i k1 = _mm512_set1_epi64((long long)SAMPLE_HASH_K1),
-                k2 = _mm512_set1_epi64((long long)SAMPLE_HASH_K2),
-                mask = _mm512_set1_epi64((INT64_C(1) << SAMPLE_HASH_BITS) - 1),
+  const __m512i mask = _mm512_set1_epi64((INT64_C(1) << SAMPLE_HASH_BITS) - 1),
                 threshold = _mm512_set1_epi64((long long)f->threshold),
                 seed = _mm512_set1_epi64((long long)f->seed);
   size_t kept = 0;
   uint32_t a = from;
   for (; end - a >= 8; a += 8) {
-    __m512i x = _mm512_xor_si512(
-        _mm512_srl_epi64(_mm512_loadu_si512(addr + a), shift), seed);
-    x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 30));
-    x = _mm512_mullo_epi64(x, k1);
-    x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 27));
-    x = _mm512_mullo_epi64(x, k2);
-    x = _mm512_and_si512(_mm512_xor_si512(x, _mm512_srli_epi64(x, 31)), mask);
-    for (unsigned lanes = _mm512_cmplt_epu64_mask(x, threshold); lanes;
-         lanes &= lanes - 1)
+    __m512i x = hash_avx512(_mm512_xor_si512(
+        _mm512_srl_epi64(_mm512_loadu_si512(addr + a), shift), seed));
+    for (unsigned lanes =
+             _mm512_cmplt_epu64_mask(_mm512_and_si512(x, mask), threshold);
+         lanes; lanes &= lanes - 1)
       index[kept++] = a + (uint32_t)__builtin_ctz(lanes);
   }
   return kept + keep_baseline(f, addr, a, end, index + kept);
@@ -201,21 +204,15 @@ AVX512 static size_t keep2_avx512(const struct sample_filter *f,
                 unit_shift = _mm_cvtsi32_si128((int)units->unit_shift),
                 offset_shift = _mm_cvtsi32_si128(
                     (int)(SAMPLE_HASH_BITS - (f->shift - units->unit_shift)));
-  const __m512i k1 = _mm512_set1_epi64((long long)SAMPLE_HASH_K1),
-                k2 = _mm512_set1_epi64((long long)SAMPLE_HASH_K2),
-                mask = _mm512_set1_epi64((INT64_C(1) << SAMPLE_HASH_BITS) - 1),
+  const __m512i mask = _mm512_set1_epi64((INT64_C(1) << SAMPLE_HASH_BITS) - 1),
                 threshold = _mm512_set1_epi64((long long)f->threshold),
                 seed = _mm512_set1_epi64((long long)f->seed);
   size_t kept = 0, kept_units = 0;
   uint32_t a = from;
   for (; end - a >= 8; a += 8) {
     __m512i at = _mm512_loadu_si512(addr + a);
-    __m512i x = _mm512_xor_si512(_mm512_srl_epi64(at, shift), seed);
-    x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 30));
-    x = _mm512_mullo_epi64(x, k1);
-    x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 27));
-    x = _mm512_mullo_epi64(x, k2);
-    x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 31));
+    __m512i x =
+        hash_avx512(_mm512_xor_si512(_mm512_srl_epi64(at, shift), seed));
     __m512i offset =
         _mm512_sll_epi64(_mm512_srl_epi64(at, unit_shift), offset_shift);
     for (unsigned lanes =
@@ -264,25 +261,20 @@ size_t sample_keep_indices2(const struct sample_filter *f,
   return keep2_baseline(f, units, addr, from, end, index, unit_index, n_units);
 }
 
-/* dst's first_access for the kept accesses index[0..kept) of src's
- * instances (shared). */
-static void first_kept(struct event_batch *dst, const struct event_batch *src,
-                       const uint32_t *index, size_t kept) {
+/* dst's first_access for the kept accesses of src's instances (shared),
+ * then those accesses, their indices index[0..kept) in dst's site array
+ * (each read before its slot is written). */
+static void fill_kept(struct event_batch *dst, const struct event_batch *src,
+                      size_t kept) {
+  const uint32_t *index = dst->site, *first = src->first_access;
   size_t n = src->n_instances, k = 0;
-  const uint32_t *first = src->first_access;
   for (size_t i = 0; i < n; i++) {
     while (k < kept && index[k] < first[i])
       k++;
     dst->first_access[i] = (uint32_t)k;
   }
   dst->first_access[n] = (uint32_t)kept;
-}
-
-/* The kept accesses index[0..kept) of src into dst (index is dst's site
- * array, read before each store). */
-static void copy_kept(struct event_batch *dst, const struct event_batch *src,
-                      const uint32_t *index, size_t kept) {
-  for (size_t k = 0; k < kept; k++)
+  for (k = 0; k < kept; k++)
     copy_access(dst, src, index[k]); /* writes site[k] after reading it */
 }
 
@@ -299,10 +291,9 @@ int sample_filter_batch(struct event_batch *dst, const struct event_batch *src,
   const uint32_t *first = src->first_access;
   if (event_batch_share_instances(dst, src, first[n] - first[0]))
     return -1;
-  size_t kept = sample_keep_indices(f, src->addr, first[0], first[n], dst->site,
-                                    SAMPLE_BEST);
-  first_kept(dst, src, dst->site, kept);
-  copy_kept(dst, src, dst->site, kept);
+  fill_kept(dst, src,
+            sample_keep_indices(f, src->addr, first[0], first[n], dst->site,
+                                SAMPLE_BEST));
   return 0;
 }
 
@@ -320,10 +311,8 @@ int sample_filter_batch2(struct event_batch *dst, struct event_batch *unit_dst,
                            unit_dst->site, &kept_units, SAMPLE_BEST);
   /* two walks of the instances: one walk with two cursors cost more
    * (callgrind, gemm at 1%) */
-  first_kept(dst, src, dst->site, kept);
-  copy_kept(dst, src, dst->site, kept);
-  first_kept(unit_dst, src, unit_dst->site, kept_units);
-  copy_kept(unit_dst, src, unit_dst->site, kept_units);
+  fill_kept(dst, src, kept);
+  fill_kept(unit_dst, src, kept_units);
   return 0;
 }
 

@@ -326,12 +326,7 @@ static long double within_unit(struct entropy_pair *p, size_t n,
 #define UNIT_LEVELS 66
 
 static unsigned level_of(uint64_t sampled) {
-  unsigned l = 0;
-  while (sampled) {
-    l++;
-    sampled >>= 1;
-  }
-  return l;
+  return sampled ? 64u - (unsigned)__builtin_clzll(sampled) : 0;
 }
 
 /* The sums the estimate is made of, per level (stratum): over the hashed
