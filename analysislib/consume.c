@@ -859,7 +859,9 @@ static void region_mark(struct pisa_thread *t, unsigned g, uint32_t mark) {
   if (!(mark & EVENT_MARK_END)) {
     r->open[g]++;
     t->regions_open[g]++;
-    r->executions += g == PISA_CONSUME_SPACE;
+    if (g == PISA_CONSUME_SPACE) /* the space group's field: another
+                                    worker may run the other groups */
+      r->executions++;
   } else if (r->open[g]) { /* an end without a begin is ignored */
     r->open[g]--;
     t->regions_open[g]--;
