@@ -134,13 +134,16 @@ struct access_arrays {
   uint32_t *site;
   uint8_t *kind, *cls;
   int sites;
+  int vectors; /* runs from the site columns, eight words at a time */
 };
 
-/* The words w[0..m) of a run of loads, stores and RMWs from site j of s
- * on, one access each from index a, up to a header: how many it took. */
+/* The words w[0..m) of a run of loads, stores and RMWs from site j of
+ * block pb on, one access each from index a, up to a header: how many it
+ * took. */
 DECODE_INLINE size_t decode_fixed(struct access_arrays out, size_t a,
-                                  const struct program_site *s, uint32_t j,
+                                  const struct program_block *pb, uint32_t j,
                                   const uint64_t *w, size_t m) {
+  const struct program_site *s = pb->sites;
   size_t k = 0;
   for (; k < m; k++) {
     uint64_t word = w[k];
@@ -156,6 +159,52 @@ DECODE_INLINE size_t decode_fixed(struct access_arrays out, size_t a,
   }
   return k;
 }
+
+/* Accesses a batch has room for past its words: the vector runs store
+ * eight at a time, the lanes past a run's end to be overwritten. */
+#define DECODE_SLACK 8
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define DECODE_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+
+/* decode_fixed eight words at a time, from the block's site columns: a
+ * word with the header bit (the sign) ends the run at its lane.  The
+ * loads are masked (nothing past the run is read); the stores write all
+ * eight lanes, those past the run to be overwritten by the accesses after
+ * it or into the batch's slack (DECODE_SLACK): masked stores cost more. */
+DECODE_AVX512 static inline size_t
+decode_fixed_avx512(struct access_arrays out, size_t a,
+                    const struct program_block *pb, uint32_t j,
+                    const uint64_t *w, size_t m) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  size_t k = 0;
+  while (k < m) {
+    __mmask8 valid = (__mmask8)(m - k >= 8 ? 0xff : (1u << (m - k)) - 1);
+    __m512i words = _mm512_maskz_loadu_epi64(valid, w + k);
+    unsigned headers =
+        _mm512_mask_cmplt_epi64_mask(valid, words, _mm512_setzero_si512());
+    __mmask8 take =
+        headers ? (__mmask8)((1u << __builtin_ctz(headers)) - 1) : valid;
+    size_t at = a + k, site = j + k;
+    _mm512_storeu_si512(out.addr + at, words);
+    _mm512_storeu_si512(out.size + at,
+                        _mm512_maskz_loadu_epi64(take, pb->site_sizes + site));
+    _mm_storel_epi64((__m128i *)(out.kind + at),
+                     _mm_maskz_loadu_epi8(take, pb->site_kinds + site));
+    if (out.sites) {
+      _mm256_storeu_si256((__m256i *)(out.site + at),
+                          _mm256_add_epi32(lane, _mm256_set1_epi32((int)site)));
+      _mm_storel_epi64((__m128i *)(out.cls + at),
+                       _mm_maskz_loadu_epi8(take, pb->site_classes + site));
+    }
+    k += (size_t)__builtin_popcount(take);
+    if (headers)
+      break;
+  }
+  return k;
+}
+#endif
 
 /* A word after the segment's run of fixed-size sites, at w[i]: a wide
  * site's words, or a word the program cannot explain.  Returns the index
@@ -187,9 +236,14 @@ DECODE_INLINE size_t decode_sites(struct event_batch *b, struct cursor *c,
                                   const uint64_t *w, size_t i, size_t n) {
   const struct program_block *pb = c->pb;
   if (c->site < pb->n_sites) {
-    size_t run = pb->sites[c->site].fixed_run;
-    size_t k = decode_fixed(out, *accesses, pb->sites, c->site, w + i,
-                            run < n - i ? run : n - i);
+    size_t run = pb->sites[c->site].fixed_run, k;
+    run = run < n - i ? run : n - i;
+#if defined(__x86_64__)
+    if (out.vectors)
+      k = decode_fixed_avx512(out, *accesses, pb, c->site, w + i, run);
+    else
+#endif
+      k = decode_fixed(out, *accesses, pb, c->site, w + i, run);
     *accesses += k;
     c->site += (uint32_t)k;
     i += k;
@@ -223,14 +277,62 @@ DECODE_INLINE size_t decode_segments(struct event_batch *b, struct cursor *c,
   return accesses;
 }
 
+/* decode_segments in a copy for each value of out.sites, a constant in
+ * each. */
+DECODE_INLINE size_t segments_by_sites(struct event_batch *b, struct cursor *c,
+                                       struct access_arrays out,
+                                       const uint64_t *w, size_t n) {
+  if (out.sites) {
+    out.sites = 1;
+    return decode_segments(b, c, out, w, n);
+  }
+  return decode_segments(b, c, out, w, n);
+}
+
+#if defined(__x86_64__)
+/* Its copies with the vector runs (the processor has them). */
+DECODE_AVX512 static size_t segments_avx512(struct event_batch *b,
+                                            struct cursor *c,
+                                            struct access_arrays out,
+                                            const uint64_t *w, size_t n) {
+  out.vectors = 1;
+  return segments_by_sites(b, c, out, w, n);
+}
+#endif
+
+/* decode_segments in the copy for `sites` (pisa_consume_reads_sites) and
+ * `vectors`. */
+static size_t decode_copy(struct event_batch *b, struct cursor *c,
+                          struct access_arrays out, const uint64_t *w, size_t n,
+                          int sites, int vectors) {
+  out.sites = sites != 0;
+#if defined(__x86_64__)
+  if (vectors)
+    return segments_avx512(b, c, out, w, n);
+#endif
+  (void)vectors;
+  return segments_by_sites(b, c, out, w, n);
+}
+
+PISA_HIDDEN int pisa_decode_vectors(void) {
+#if defined(__x86_64__)
+  return __builtin_cpu_supports("avx512f") &&
+         __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl");
+#else
+  return 0;
+#endif
+}
+
 /* A buffer that starts inside a segment continues the previous buffer's
  * last instance. */
-PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *w,
-                                   size_t n, struct event_batch *b) {
+PISA_HIDDEN void pisa_decode_words_with(struct pisa_thread *t,
+                                        const uint64_t *w, size_t n,
+                                        struct event_batch *b, int vectors) {
   struct cursor c = {.known = pisa_block_count()};
   c.pb = t->block < c.known ? &pisa_blocks[t->block] : NULL;
   c.site = t->site;
-  if (event_batch_reset(b, n + 1, n)) {
+  if (event_batch_reset(b, n + 1, n + DECODE_SLACK)) {
     pisa_out_of_memory();
     t->desync += n;
     t->block = UINT32_MAX;
@@ -239,20 +341,21 @@ PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *w,
   b->block_before = c.pb ? t->block : PROGRAM_NONE;
   if (c.pb && n && !(w[0] & PISA_REC_BLOCK))
     event_add_instance(b, t->block, INSTANCE_CONTINUED, c.site);
-  struct access_arrays out = {b->addr, b->size,         b->site,
-                              b->kind, b->access_class, 1};
-  if (pisa_consume_reads_sites())
-    b->n_accesses = decode_segments(b, &c, out, w, n);
-  else {
-    out.sites = 0;
-    b->n_accesses = decode_segments(b, &c, out, w, n);
-  }
+  struct access_arrays out = {b->addr,         b->size, b->site, b->kind,
+                              b->access_class, 1,       0};
+  b->n_accesses =
+      decode_copy(b, &c, out, w, n, pisa_consume_reads_sites(), vectors);
   if (c.pb && b->n_instances)
     b->end_site[b->n_instances - 1] = c.site;
   b->first_access[b->n_instances] = (uint32_t)b->n_accesses;
   t->block = c.pb ? (uint32_t)(c.pb - pisa_blocks) : UINT32_MAX;
   t->site = c.site;
   t->desync += b->desync;
+}
+
+PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *w,
+                                   size_t n, struct event_batch *b) {
+  pisa_decode_words_with(t, w, n, b, pisa_decode_vectors());
 }
 
 PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *w,

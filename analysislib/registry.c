@@ -84,6 +84,8 @@ struct translation {
   uint32_t b0; /* global id of its block 0 */
   struct program_instr *instrs;
   struct program_site *sites;
+  uint64_t *site_sizes; /* the sites' columns (program_block) */
+  uint8_t *site_kinds, *site_classes;
   struct program_phi *phis;
   struct program_line *lines;
   uint32_t *successors, *operands, *incoming;
@@ -233,9 +235,15 @@ static void translate_instrs(struct translation *x, const struct pisa_block *b,
 static void translate_sites(struct translation *x, const struct pisa_block *b,
                             struct program_block *pb) {
   pb->sites = x->sites + b->first_site;
+  pb->site_sizes = x->site_sizes + b->first_site;
+  pb->site_kinds = x->site_kinds + b->first_site;
+  pb->site_classes = x->site_classes + b->first_site;
   for (uint32_t j = 0; j < b->n_sites; j++) {
     const struct pisa_site *in = &x->m->sites[b->first_site + j];
     uint32_t k = in->instr - b->first_instr;
+    x->site_sizes[b->first_site + j] = in->size;
+    x->site_kinds[b->first_site + j] = in->kind;
+    x->site_classes[b->first_site + j] = in->access_class;
     x->sites[b->first_site + j] =
         (struct program_site){.kind = in->kind,
                               .access_class = in->access_class,
@@ -384,10 +392,12 @@ static struct kept_tables *kept_tables;
 static int translation_alloc(struct translation *x) {
   const struct pisa_module *m = x->m;
   size_t words32 = m->n_successors + m->n_operands + 2 * (size_t)m->n_incoming;
-  size_t bytes = m->n_sites * sizeof *x->sites +
-                 m->n_instrs * sizeof *x->instrs + m->n_phis * sizeof *x->phis +
-                 lines_held(m) * sizeof *x->lines + words32 * sizeof(uint32_t) +
-                 strings_size(m);
+  size_t bytes =
+      m->n_sites * (sizeof *x->sites + sizeof *x->site_sizes +
+                    sizeof *x->site_kinds + sizeof *x->site_classes) +
+      m->n_instrs * sizeof *x->instrs + m->n_phis * sizeof *x->phis +
+      lines_held(m) * sizeof *x->lines + words32 * sizeof(uint32_t) +
+      strings_size(m);
   struct kept_tables *k = calloc(1, sizeof *k + bytes);
   x->instr_base = calloc(m->n_functions + 1, sizeof *x->instr_base);
   x->phi_base = calloc(m->n_functions + 1, sizeof *x->phi_base);
@@ -395,16 +405,19 @@ static int translation_alloc(struct translation *x) {
     free(k);
     return -1;
   }
-  /* The arrays with pointers first: sites and lines keep 8-byte alignment
-   * (their sizes are multiples of 8), the 4-byte ones follow. */
+  /* The arrays of 8-byte members first (each size a multiple of 8, so
+   * each keeps the alignment), the 4-byte ones next, the bytes last. */
   x->sites = (struct program_site *)k->tables;
-  x->lines = (struct program_line *)(x->sites + m->n_sites);
+  x->site_sizes = (uint64_t *)(x->sites + m->n_sites);
+  x->lines = (struct program_line *)(x->site_sizes + m->n_sites);
   x->instrs = (struct program_instr *)(x->lines + lines_held(m));
   x->phis = (struct program_phi *)(x->instrs + m->n_instrs);
   x->successors = (uint32_t *)(x->phis + m->n_phis);
   x->operands = x->successors + m->n_successors;
   x->incoming = x->operands + m->n_operands;
-  x->strings = (char *)(x->incoming + 2 * (size_t)m->n_incoming);
+  x->site_kinds = (uint8_t *)(x->incoming + 2 * (size_t)m->n_incoming);
+  x->site_classes = x->site_kinds + m->n_sites;
+  x->strings = (char *)(x->site_classes + m->n_sites);
   k->next = kept_tables;
   kept_tables = k;
   return 0;

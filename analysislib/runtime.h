@@ -79,6 +79,7 @@ struct pisa_reuse_pair {
 struct pisa_batch_slot {
   struct event_batch batch;
   unsigned pending; /* atomic */
+  unsigned waiters; /* atomic: threads asleep until it is free */
 };
 
 /* A temporally sampled group's slices of the thread's batches. */
@@ -231,6 +232,13 @@ PISA_HIDDEN void pisa_deep_region_marker(const char *name, int end);
  * slot of t and hands the batch to the consumer groups (workers.h). */
 PISA_HIDDEN void pisa_decode_words(struct pisa_thread *t, const uint64_t *words,
                                    size_t n, struct event_batch *b);
+/* The same with the runs of loads, stores and RMWs copied eight words at a
+ * time (vectors 1; only where pisa_decode_vectors says the processor can)
+ * or one at a time (0): the batches are the same. */
+PISA_HIDDEN void pisa_decode_words_with(struct pisa_thread *t,
+                                        const uint64_t *words, size_t n,
+                                        struct event_batch *b, int vectors);
+PISA_HIDDEN int pisa_decode_vectors(void);
 PISA_HIDDEN void pisa_decode(struct pisa_thread *t, const uint64_t *words,
                              size_t n);
 

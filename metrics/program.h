@@ -103,6 +103,11 @@ struct program_block {
   uint32_t bytes_stored; /* static bytes of fixed-size stores (and RMW) */
   const struct program_instr *instrs;
   const struct program_site *sites;
+  /* The same sites' size (as 64 bits), kind and access class in columns,
+   * so a decoder copies a run of loads, stores and RMWs a vector at a time
+   * (the runtime's decode.c); NULL when nobody laid them out. */
+  const uint64_t *site_sizes;
+  const uint8_t *site_kinds, *site_classes;
   const uint32_t *successors;
   const uint32_t *operands; /* frame slots, see program_instr */
   /* NULL when the module carries no dataflow for them (n_phis still counts

@@ -431,6 +431,90 @@ static void test_decoded_batch(void) {
   event_batch_free(&b);
 }
 
+/* The two copies of the decoder's loop, runs one word at a time and runs
+ * eight at a time (where the processor has them), on the same random
+ * words: W0's loads torn at every length, A1's segments, stray words and
+ * buffers ending anywhere.  Their batches must be the same, entry by
+ * entry. */
+static void expect_same_batch(const struct event_batch *x,
+                              const struct event_batch *y) {
+  EXPECT_EQ(x->n_instances, y->n_instances);
+  EXPECT_EQ(x->n_accesses, y->n_accesses);
+  EXPECT_EQ(x->desync, y->desync);
+  EXPECT_EQ(x->block_before, y->block_before);
+  int sites = pisa_consume_reads_sites();
+  size_t bad = 0;
+  for (size_t i = 0; i < x->n_instances && i < y->n_instances; i++)
+    bad += x->block[i] != y->block[i] || x->start[i] != y->start[i] ||
+           x->first_site[i] != y->first_site[i] ||
+           x->end_site[i] != y->end_site[i] ||
+           x->first_access[i] != y->first_access[i];
+  for (size_t a = 0; a < x->n_accesses && a < y->n_accesses; a++)
+    bad += x->addr[a] != y->addr[a] || x->size[a] != y->size[a] ||
+           x->kind[a] != y->kind[a] ||
+           (sites && (x->site[a] != y->site[a] ||
+                      x->access_class[a] != y->access_class[a]));
+  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(x->first_access[x->n_instances], y->first_access[y->n_instances]);
+}
+
+static void test_vector_decoder(void) {
+  if (!pisa_decode_vectors()) {
+    printf("  (no vector runs on this processor: one copy only)\n");
+    return;
+  }
+  enum { WORDS = 200000 };
+  uint64_t *w = malloc(WORDS * sizeof *w);
+  EXPECT(w != NULL);
+  if (!w)
+    return;
+  uint64_t seed = 0x9e3779b97f4a7c15u;
+  for (size_t i = 0; i < WORDS;) {
+    seed = seed * 6364136223846793005u + 1442695040888963407u;
+    unsigned r = (unsigned)(seed >> 33);
+    switch (r % 4) {
+    case 0: /* W0, torn after 0 to 40 of its loads */
+    case 1:
+      w[i++] = block_word(3);
+      for (unsigned k = (r >> 2) % 41; k-- > 0 && i < WORDS;)
+        w[i++] = ((uint64_t)(r >> 8) << 12) + 4 * k;
+      break;
+    case 2: /* A1: its store, then (resumed after the call) its load */
+      w[i++] = block_word(1);
+      if (i < WORDS)
+        w[i++] = 0x10000 + r;
+      if (i < WORDS)
+        w[i++] = resume_word(1, 1);
+      if (i < WORDS && r & 16)
+        w[i++] = 0x20000 + r;
+      break;
+    default: /* a stray word, or A0's load */
+      if (r & 32)
+        w[i++] = block_word(0);
+      if (i < WORDS)
+        w[i++] = 0x30000 + r;
+    }
+  }
+  struct pisa_thread one = {.block = UINT32_MAX}, eight = one;
+  struct event_batch x, y;
+  event_batch_init(&x);
+  event_batch_init(&y);
+  for (size_t at = 0, part; at < WORDS; at += part) {
+    seed = seed * 6364136223846793005u + 1442695040888963407u;
+    part = 1 + (size_t)(seed >> 33) % 3000;
+    part = part < WORDS - at ? part : WORDS - at;
+    pisa_decode_words_with(&one, w + at, part, &x, 0);
+    pisa_decode_words_with(&eight, w + at, part, &y, 1);
+    expect_same_batch(&x, &y);
+    EXPECT(one.block == eight.block && one.site == eight.site &&
+           one.desync == eight.desync);
+  }
+  EXPECT(one.desync > 0); /* the stray words were there */
+  event_batch_free(&x);
+  event_batch_free(&y);
+  free(w);
+}
+
 /* The runtime reads its configuration at start-up, so the test runs itself
  * again with PISA_OUTPUT_DIR set, and cleans the directory up after.
  * Snapshots off: the test builds the result itself, outside the lifecycle's
@@ -501,6 +585,7 @@ int main(int argc, char **argv) {
     RUN(test_loops);
     RUN(test_lines);
     RUN(test_decoded_batch);
+    RUN(test_vector_decoder);
     RUN(test_region);
     RUN(test_last_result);
     json_object_put(doc);
