@@ -34,9 +34,12 @@ static int inline_mode;
 static pthread_mutex_t done_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
 
-/* A worker is done with slot s. */
+/* A worker is done with slot s: a thread waiting for it is woken (the
+ * count and the waiters are read in this order, and set in the other by
+ * wait_slot, so one of the two sees the other's). */
 static void release(struct pisa_batch_slot *s) {
-  if (__atomic_sub_fetch(&s->pending, 1, __ATOMIC_RELEASE))
+  if (__atomic_sub_fetch(&s->pending, 1, __ATOMIC_SEQ_CST) ||
+      !__atomic_load_n(&s->waiters, __ATOMIC_SEQ_CST))
     return;
   pthread_mutex_lock(&done_lock);
   pthread_cond_broadcast(&done_cond);
@@ -130,9 +133,12 @@ static void wait_slot(struct pisa_thread *t, unsigned slot) {
       nanosleep(&pause, NULL);
     return;
   }
+  unsigned *waiters = &t->slots[slot].waiters;
   pthread_mutex_lock(&done_lock);
+  __atomic_add_fetch(waiters, 1, __ATOMIC_SEQ_CST);
   while (pending(t, slot))
     pthread_cond_wait(&done_cond, &done_lock);
+  __atomic_sub_fetch(waiters, 1, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&done_lock);
 }
 
@@ -148,6 +154,10 @@ PISA_HIDDEN unsigned pisa_workers_free_slot(struct pisa_thread *t) {
   }
   unsigned slot = t->next_slot;
   t->next_slot = (slot + 1) % PISA_BATCH_SLOTS;
+  /* Full: the thread sleeps until half the slots are free (they free in
+   * the order they were filled), not woken for each batch. */
+  if (pending(t, slot))
+    wait_slot(t, (slot + PISA_BATCH_SLOTS / 2 - 1) % PISA_BATCH_SLOTS);
   wait_slot(t, slot);
   return slot;
 }

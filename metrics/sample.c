@@ -267,14 +267,25 @@ size_t sample_keep_indices2(const struct sample_filter *f,
 static void fill_kept(struct event_batch *dst, const struct event_batch *src,
                       size_t kept) {
   const uint32_t *index = dst->site, *first = src->first_access;
-  size_t n = src->n_instances, k = 0;
-  for (size_t i = 0; i < n; i++) {
-    while (k < kept && index[k] < first[i])
-      k++;
-    dst->first_access[i] = (uint32_t)k;
+  uint32_t *to = dst->first_access;
+  size_t n = src->n_instances, i = 0;
+  /* Instance i's first kept access is the number of kept accesses before
+   * its first access: k for each instance whose first access is after
+   * index[k - 1] and not after index[k].  Kept accesses are rare, so these
+   * runs are long: eight instances at a time while the eighth's first
+   * access is not past index[k] (first is sorted). */
+  for (size_t k = 0; k < kept; k++) {
+    uint32_t at = index[k];
+    for (; i + 8 <= n && first[i + 7] <= at; i += 8)
+      for (size_t j = 0; j < 8; j++)
+        to[i + j] = (uint32_t)k;
+    for (; i < n && first[i] <= at; i++)
+      to[i] = (uint32_t)k;
   }
-  dst->first_access[n] = (uint32_t)kept;
-  for (k = 0; k < kept; k++)
+  for (; i < n; i++)
+    to[i] = (uint32_t)kept;
+  to[n] = (uint32_t)kept;
+  for (size_t k = 0; k < kept; k++)
     copy_access(dst, src, index[k]); /* writes site[k] after reading it */
 }
 

@@ -88,6 +88,47 @@ static void test_filter_keeps_hashed_blocks(void) {
  * to every end modulo 8 (the vector codes' tails), at a rate high enough
  * that every lane keeps some; unseeded and seeded (a seed picks other
  * blocks: of the 4099, over a third differ). */
+/* Instances of 0 to 40 accesses (runs of empty ones too), at rates that
+ * keep from almost none to almost all: each instance's first kept access
+ * is the number of kept accesses before its first, counted here one by
+ * one. */
+static void test_filter_instance_starts(void) {
+  enum { N = 30000 };
+  static const double rates[] = {0.002, 0.01, 0.1, 0.9};
+  uint64_t *addrs = malloc(N * sizeof *addrs);
+  struct event_batch b, f;
+  event_batch_init(&b);
+  event_batch_init(&f);
+  for (size_t a = 0; a < N; a++)
+    addrs[a] = test_rng() & 0xffffff8;
+  EXPECT(event_batch_reset(&b, N + 1, N) == 0);
+  for (size_t a = 0; a < N;) {
+    size_t m = test_rng() % 41;
+    m = test_rng() % 4 == 0 ? 0 : m; /* an instance without accesses */
+    event_add_instance(&b, (uint32_t)b.n_instances, INSTANCE_ENTERED, 0);
+    for (size_t j = 0; j < m && a < N; j++, a++)
+      event_add_access(&b, addrs[a], 8, (uint32_t)j, ACCESS_LOAD, 0);
+  }
+  b.first_access[b.n_instances] = (uint32_t)b.n_accesses;
+  for (size_t r = 0; r < sizeof rates / sizeof *rates; r++) {
+    struct sample_filter filter;
+    sample_filter_init(&filter, rates[r], 9);
+    EXPECT(sample_filter_batch(&f, &b, &filter) == 0);
+    size_t kept = 0, bad = 0;
+    for (size_t i = 0; i < b.n_instances; i++) {
+      bad += f.first_access[i] != kept;
+      for (size_t a = b.first_access[i]; a < b.first_access[i + 1]; a++)
+        kept += (size_t)kept_by_reference(addrs[a], 9, rates[r]);
+    }
+    EXPECT_EQ(bad, 0);
+    EXPECT_EQ(f.first_access[b.n_instances], kept);
+    EXPECT_EQ(f.n_accesses, kept);
+  }
+  event_batch_free(&f);
+  event_batch_free(&b);
+  free(addrs);
+}
+
 static void test_keep_indices_variants(void) {
   enum { N = 4099 };
   uint64_t *addrs = malloc(N * sizeof *addrs);
@@ -371,6 +412,7 @@ static void test_shards_miss_ratios(void) {
 
 int main(void) {
   RUN(test_filter_keeps_hashed_blocks);
+  RUN(test_filter_instance_starts);
   RUN(test_keep_indices_variants);
   RUN(test_keep_units_variants);
   RUN(test_units_even);
