@@ -9,6 +9,10 @@
 #include "runtime.h"
 #include "workers.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 /* The hot path's pieces, inlined into each copy of the decoding loop. */
 #define DECODE_INLINE static inline __attribute__((always_inline))
 
@@ -165,7 +169,6 @@ DECODE_INLINE size_t decode_fixed(struct access_arrays out, size_t a,
 #define DECODE_SLACK 8
 
 #if defined(__x86_64__)
-#include <immintrin.h>
 #define DECODE_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
 
 /* decode_fixed eight words at a time, from the block's site columns: a

@@ -133,12 +133,12 @@ static void wait_slot(struct pisa_thread *t, unsigned slot) {
       nanosleep(&pause, NULL);
     return;
   }
-  unsigned *waiters = &t->slots[slot].waiters;
+  struct pisa_batch_slot *s = &t->slots[slot];
   pthread_mutex_lock(&done_lock);
-  __atomic_add_fetch(waiters, 1, __ATOMIC_SEQ_CST);
-  while (pending(t, slot))
+  __atomic_add_fetch(&s->waiters, 1, __ATOMIC_SEQ_CST);
+  while (__atomic_load_n(&s->pending, __ATOMIC_SEQ_CST))
     pthread_cond_wait(&done_cond, &done_lock);
-  __atomic_sub_fetch(waiters, 1, __ATOMIC_RELAXED);
+  __atomic_sub_fetch(&s->waiters, 1, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&done_lock);
 }
 
