@@ -46,7 +46,10 @@
  * UNIT_HOLD_MIN of its accesses and they are 1 / UNIT_HOLD_SHARE of those
  * seen so far; at most UNIT_HOLD_MAX units per table, each with a
  * 32-bit count per byte of the unit, and only units of up to
- * UNIT_HOLD_SHIFT bits (4 KiB: 16 KiB of counts). */
+ * UNIT_HOLD_SHIFT bits (4 KiB: 16 KiB of counts).  A hashed unit that
+ * passes the same test takes a place too, marked and without counts, so
+ * that the estimate can leave it out of the ratio for the units not
+ * held. */
 #define UNIT_HOLD_SHIFT 12
 #define UNIT_HOLD_MIN 256
 #define UNIT_HOLD_SHARE 1024
@@ -90,7 +93,8 @@ struct unit_counts {
                           0 for a unit only a memcpy or memset
                           touched */
   struct u64map held;  /* held unit -> its struct held_unit
-                          (pisa_table_alloc) */
+                          (pisa_table_alloc); 1 for a hashed unit
+                          that would have been held */
   struct unit_pending pending[UNIT_CACHE];
   struct unit_gaps held_gaps;
   uint64_t accesses; /* N: every access */
@@ -163,7 +167,7 @@ void unit_counts_touch(struct unit_counts *u, uint64_t first, uint64_t last);
  * in either is held. */
 void unit_counts_merge(struct unit_counts *dst, const struct unit_counts *src);
 
-/* Units held. */
+/* Units held (not counting the hashed ones marked). */
 size_t unit_counts_held(const struct unit_counts *u);
 
 /* Units seen (by the temporal sample or a memcpy or memset), and those of
