@@ -82,6 +82,17 @@ static struct held_unit *held_counts(struct unit_counts *u, uint64_t unit) {
   return counts_at(*slot);
 }
 
+/* Marks unit, which the hash picked, as one that would have been held
+ * (HELD_HASHED), unless it is already: -1 when memory ran out. */
+static int mark_hashed(struct unit_counts *u, uint64_t unit) {
+  uint64_t *slot = u64map_slot(&u->held, unit);
+  if (!slot)
+    return -1;
+  if (!*slot)
+    *slot = HELD_HASHED;
+  return 0;
+}
+
 static inline unsigned pending_index(uint64_t unit) {
   return (unsigned)((unit ^ (unit >> 8) ^ (unit >> 16)) & (UNIT_CACHE - 1));
 }
@@ -99,21 +110,20 @@ static void add_to_table(struct unit_counts *u, uint64_t unit, uint64_t count,
   if (*slot < UNIT_HOLD_MIN || *slot * UNIT_HOLD_SHARE < u->sampled ||
       u->shift > UNIT_HOLD_SHIFT || u64map_count(&u->held) >= UNIT_HOLD_MAX)
     return;
-  if (sample_keep(f, unit << u->shift)) { /* would be held: marked */
-    uint64_t *held = u64map_slot(&u->held, unit);
-    if (!held)
-      u->out_of_memory = 1;
-    else if (!*held)
-      *held = HELD_HASHED;
-  } else if (!held_counts(u, unit)) {
+  if (sample_keep(f, unit << u->shift) ? mark_hashed(u, unit) != 0
+                                       : !held_counts(u, unit))
     u->out_of_memory = 1;
-  }
+}
+
+/* unit's value in the held table (counts, or HELD_HASHED), NULL when it
+ * has none. */
+static const uint64_t *held_value(const struct unit_counts *u, uint64_t unit) {
+  return u64map_count(&u->held) ? u64map_find(&u->held, unit) : NULL;
 }
 
 /* unit's held counts, NULL when it is not held. */
 static struct held_unit *held_of(const struct unit_counts *u, uint64_t unit) {
-  const uint64_t *held =
-      u64map_count(&u->held) ? u64map_find(&u->held, unit) : NULL;
+  const uint64_t *held = held_value(u, unit);
   return held && *held != HELD_HASHED ? counts_at(*held) : NULL;
 }
 
@@ -248,11 +258,8 @@ void unit_counts_merge(struct unit_counts *dst, const struct unit_counts *src) {
   iter = 0;
   while (u64map_next(&src->held, &iter, &unit, &value)) {
     if (value == HELD_HASHED) {
-      uint64_t *slot = u64map_slot(&dst->held, unit);
-      if (!slot)
+      if (mark_hashed(dst, unit))
         dst->out_of_memory = 1;
-      else if (!*slot)
-        *slot = HELD_HASHED;
       continue;
     }
     struct held_unit *to = held_counts(dst, unit);
@@ -377,14 +384,20 @@ static double unseen_tail(double a, double m) {
  * Nearly unbiased with fewer samples than addresses, where Miller and
  * Madow's correction stays low and Chao and Shen's is high on a unit
  * used evenly (the loop nest of test_unit_counts: 0.15 bit). */
+/* A held unit's count as the counted accesses it stands for, at least 1
+ * (chao_wang_jost). */
+static inline double scaled_count(const struct entropy_pair *p, double scale) {
+  double x = round((double)p->count * scale);
+  return x < 1 ? 1 : x;
+}
+
 #define PSI_SMALL 256
 static long double chao_wang_jost(const struct entropy_pair *p, size_t n,
                                   long double total, uint64_t samples) {
   double scale = (double)((long double)samples / total), all = 0, f1 = 0,
          f2 = 0;
   for (size_t i = 0; i < n; i++) {
-    double x = round((double)p[i].count * scale);
-    x = x < 1 ? 1 : x;
+    double x = scaled_count(&p[i], scale);
     all += x;
     f1 += x == 1;
     f2 += x == 2;
@@ -399,8 +412,7 @@ static long double chao_wang_jost(const struct entropy_pair *p, size_t n,
     small[x + 1] = small[x] + 1.0 / x;
   double h = 0, psi = digamma(all);
   for (size_t i = 0; i < n; i++) {
-    double x = round((double)p[i].count * scale);
-    x = x < 1 ? 1 : x;
+    double x = scaled_count(&p[i], scale);
     if (x < all)
       h += x / all * (psi - (x <= PSI_SMALL ? small[(int)x] : digamma(x)));
   }
@@ -608,8 +620,7 @@ int unit_entropy_estimate(const struct unit_counts *u,
       ;
     const uint64_t *seen = u64map_find(&u->units, unit);
     long double c = within_unit(p + i, j - i, max_shift, u->shift, 0, hp);
-    const uint64_t *held =
-        u64map_count(&u->held) ? u64map_find(&u->held, unit) : NULL;
+    const uint64_t *held = held_value(u, unit);
     add_hashed(s, seen ? level_of(*seen) : 0, c, hp, max_shift,
                !held || *held != HELD_HASHED);
     if (!seen || *seen < UNIT_DENSE) {
