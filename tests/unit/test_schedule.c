@@ -361,6 +361,38 @@ static void test_calls(void) {
   NEAR(val(&e.bblp), 1.0);
 }
 
+/* One opcode in two categories, as a call to an intrinsic that lowers to
+ * arithmetic is (its category is the intrinsic's): a = add; b = add a;
+ * c = add b; x = call c (fp); y = call (control); ret y.  Unlimited: a 1,
+ * b 2, c 3, x 4, y 1, ret 2: ILP 6/4.  int: 1, 2, 3, span 3: 1.  fp: x,
+ * 1.  control: y 1 and ret 2 both set new highs: 2/2 = 1, though y issues
+ * below the highest call (x, 4): call x 4, y 1, span 1: 2/1. */
+static void test_opcode_in_two_categories(void) {
+  reset();
+  fn("main");
+  blk();
+  uint32_t a = ins(ADD, 0, 0), b = ins(ADD, 0, 1, a), c = ins(ADD, 0, 1, b);
+  ins(CALL, 0, 1, c);
+  I[ni - 1].category = PISA_CAT_FP;
+  uint32_t y = ins(CALL, 0, 0);
+  ins(RET, 0, 1, y);
+  nt = 0;
+  ev_block(0);
+  struct sched *sc = run_stream(&ALL, 0);
+  struct par_result t, fmain;
+  sched_thread_result(sc, &t);
+  sched_function_result(sc, 0, &fmain);
+  sched_free(sc);
+  const struct par_result *scope[] = {&t, &fmain};
+  for (unsigned i = 0; i < 2; i++) {
+    NEAR(val(&scope[i]->win[0].ilp), 6.0 / 4);
+    NEAR(val(&scope[i]->win[0].cat[PISA_CAT_INT]), 1.0);
+    NEAR(val(&scope[i]->win[0].cat[PISA_CAT_FP]), 1.0);
+    NEAR(val(&scope[i]->win[0].cat[PISA_CAT_CONTROL]), 1.0);
+    NEAR(val(&scope[i]->win[0].op[CALL]), 2.0);
+  }
+}
+
 /* E: a = add; b = mul a; br.  K: br.  J: p = phi [E: b] [K: a]; c = add p;
  * ret c.  E then J: a 1, b 2, br 1, c 3, ret 4: ILP 5/4.  E, K, J: p is a
  * (ready 1): c 2, ret 3, with two br at 1: ILP 6/3. */
@@ -738,6 +770,7 @@ int main(void) {
   RUN(test_straight_line);
   RUN(test_memory_order);
   RUN(test_calls);
+  RUN(test_opcode_in_two_categories);
   RUN(test_phi_edges);
   RUN(test_figure3);
   RUN(test_loop_figure3);
