@@ -34,6 +34,9 @@ struct sched_config {
    * its loops): every instruction counts for its innermost loop and each
    * loop around it. */
   int loops;
+  /* The one-schedule-at-a-time copies of the run loop even where the
+   * processor has AVX2 (tests compare them with the vector copies). */
+  int scalar;
 };
 
 struct sched;

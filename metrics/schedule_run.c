@@ -6,12 +6,54 @@
  * each usual number of schedules and each width of memory entries. */
 #include "schedule_internal.h"
 
+#include <string.h>
+
 /* One access of the instruction being scheduled. */
 struct access {
   uint64_t addr;
   int load, store;
   void *entry; /* key, store ready[S], load ready[S], tag */
 };
+
+/* The four schedules of the default configuration (windows 0 and 64,
+ * BBLP, smart BBLP) as the lanes of one vector: where the processor has
+ * AVX2 the copies of run_instance with VEC (below) take an instruction's
+ * operands, memory entries, issue, value and the thread's highest cycles
+ * four schedules at a time.  Issue cycles stay below 2^63, so the lanes
+ * compare as signed. */
+typedef int64_t v4i __attribute__((vector_size(32)));
+typedef uint32_t v4u32 __attribute__((vector_size(16)));
+
+static ALWAYS_INLINE void v4_load(v4i *v, const void *p) {
+  memcpy(v, p, sizeof *v);
+}
+
+/* Entry words i to i + 3 (schedules 0 to 3) of a memory entry. */
+static ALWAYS_INLINE void v4_entry(v4i *v, const void *e, size_t i,
+                                   const int wide) {
+  if (wide) {
+    v4_load(v, (const uint64_t *)e + i);
+    return;
+  }
+  v4u32 n;
+  memcpy(&n, (const uint32_t *)e + i, sizeof n);
+  *v = __builtin_convertvector(n, v4i);
+}
+
+static ALWAYS_INLINE void v4_set_entry(void *e, size_t i, const v4i *v,
+                                       const int wide) {
+  if (wide) {
+    memcpy((uint64_t *)e + i, v, sizeof *v);
+    return;
+  }
+  v4u32 n = __builtin_convertvector(*v, v4u32);
+  memcpy((uint32_t *)e + i, &n, sizeof n);
+}
+
+static ALWAYS_INLINE void v4_max(v4i *acc, const v4i *x) {
+  v4i higher = *x > *acc;
+  *acc = (*x & higher) | (*acc & ~higher);
+}
 
 /* Branch-free: whether an issue sets a new high follows the data. */
 static inline void span_add(struct span *sp, uint64_t issue) {
@@ -126,85 +168,153 @@ static inline void level_dep(struct hot *h, uint64_t seq, uint64_t block,
 /* Schedules instruction k of the top frame's block, with its accesses.
  * Inlined into specialisations for the usual numbers of schedules: S in
  * all, NW of them ILP windows, BB whether the two BBLP ones follow, WIDE
- * the width of memory entries. */
-static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
-                                   struct fn_state *fs, struct block_state *b,
-                                   uint64_t block_tag, uint32_t k,
-                                   struct access *acc, size_t n_acc, int solo,
-                                   const unsigned S, const unsigned NW,
-                                   const int BB, const int WIDE) {
+ * the width of memory entries, VEC (S 4, NW 2, BB) the four schedules as
+ * one vector. */
+static ALWAYS_INLINE void
+schedule(struct sched *s, struct hot *h, struct fn_state *fs,
+         struct block_state *b, uint64_t block_tag, uint32_t k,
+         struct access *acc, size_t n_acc, int solo, const unsigned S,
+         const unsigned NW, const int BB, const int WIDE, const int VEC) {
   const struct uop *u = &b->uops[k];
-  uint64_t dep[SCHED_MAX_WINDOWS + 2];
-  for (unsigned i = 0; i < S; i++)
-    dep[i] = 0;
-
   const uint32_t *off = b->op_off + u->ops;
   const uint64_t *frame = h->frame;
-  for (uint32_t j = 0; j < u->n_ops; j++) {
-    const uint64_t *v = frame + off[j];
-    for (unsigned i = 0; i < S; i++)
-      dep[i] = v[i] > dep[i] ? v[i] : dep[i];
-    if (BB)
-      level_dep(h, v[S + TAG_SEQ], v[S + TAG_BLOCK], v[S + TAG_LEVEL],
-                block_tag);
-  }
-  for (size_t a = 0; a < n_acc; a++) {
-    const void *e = acc[a].entry;
-    if (!e)
-      continue;
-    for (unsigned i = 0; i < S; i++) {
-      uint64_t t = entry_get(e, 1 + i, WIDE); /* RAW, and WAW for stores */
-      uint64_t war = entry_get(e, 1 + S + i, WIDE);
-      if (acc[a].store && war > t)
-        t = war; /* WAR */
-      dep[i] = t > dep[i] ? t : dep[i];
-    }
-    const size_t tag = 1 + 2 * S;
-    if (acc[a].load && BB)
-      level_dep(h, entry_get(e, tag + TAG_SEQ, WIDE),
-                entry_get(e, tag + TAG_BLOCK, WIDE),
-                entry_get(e, tag + TAG_LEVEL, WIDE), block_tag);
-  }
-
   uint64_t issue[SCHED_MAX_WINDOWS + 2];
   unsigned op = u->op, cat = u->cat;
-  for (unsigned w = 0; w < NW; w++) {
-    uint64_t t = dep[w] + 1;
-    uint32_t W = s->cfg.windows[w];
-    if (W) { /* the instruction W places earlier leaves the window */
-      uint64_t *r = &s->ring[w][h->ring_pos[w]];
-      h->floor[w] = *r > h->floor[w] ? *r : h->floor[w];
-      t = h->floor[w] + 1 > t ? h->floor[w] + 1 : t;
-      *r = t;
-      h->ring_pos[w] = h->ring_pos[w] + 1 == W ? 0 : h->ring_pos[w] + 1;
+  v4i t;     /* with VEC: issue[0..3] */
+  if (VEC) { /* S 4: NW 2 and BB */
+    v4i dep = {0, 0, 0, 0};
+    for (uint32_t j = 0; j < u->n_ops; j++) {
+      const uint64_t *v = frame + off[j];
+      v4i x;
+      v4_load(&x, v);
+      v4_max(&dep, &x);
+      level_dep(h, v[4 + TAG_SEQ], v[4 + TAG_BLOCK], v[4 + TAG_LEVEL],
+                block_tag);
     }
-    issue[w] = t;
-    h->cycles[w] = t > h->cycles[w] ? t : h->cycles[w];
-    if (!solo && rises(fs, w, op, cat, t)) {
-      span_add(&s->cat[w * PISA_CAT_COUNT + cat], t);
-      span_add(&s->op[w * PISA_OPCODE_MAX + op], t);
+    for (size_t a = 0; a < n_acc; a++) {
+      const void *e = acc[a].entry;
+      if (!e)
+        continue;
+      v4i ready, war;
+      v4_entry(&ready, e, 1, WIDE); /* RAW, and WAW for stores */
+      if (acc[a].store) {
+        v4_entry(&war, e, 5, WIDE);
+        v4_max(&ready, &war);
+      }
+      v4_max(&dep, &ready);
+      if (acc[a].load)
+        level_dep(h, entry_get(e, 9 + TAG_SEQ, WIDE),
+                  entry_get(e, 9 + TAG_BLOCK, WIDE),
+                  entry_get(e, 9 + TAG_LEVEL, WIDE), block_tag);
     }
+    /* Each schedule's lower bound: a window's floor, the block instance's
+     * previous issue; the instruction issues one cycle after the later of
+     * it and its dependencies. */
+    uint64_t low[2] = {0, 0};
+    for (unsigned w = 0; w < 2; w++)
+      if (s->cfg.windows[w]) {
+        uint64_t r = s->ring[w][h->ring_pos[w]];
+        h->floor[w] = r > h->floor[w] ? r : h->floor[w];
+        low[w] = h->floor[w];
+      }
+    /* Built in registers: a vector load of words just stored one by one
+     * would wait for them (no store forwarding). */
+    t = (v4i){(int64_t)low[0], (int64_t)low[1], (int64_t)h->bb_prev[0],
+              (int64_t)h->bb_prev[1]};
+    v4i one = {1, 1, 1, 1}, cycles;
+    v4_max(&t, &dep);
+    t += one;
+    memcpy(issue, &t, sizeof t);
+    v4_load(&cycles, h->cycles);
+    v4_max(&cycles, &t);
+    memcpy(h->cycles, &cycles, sizeof cycles);
+    for (unsigned w = 0; w < 2; w++) {
+      uint32_t W = s->cfg.windows[w];
+      if (W) {
+        s->ring[w][h->ring_pos[w]] = issue[w];
+        h->ring_pos[w] = h->ring_pos[w] + 1 == W ? 0 : h->ring_pos[w] + 1;
+      }
+      if (!solo && rises(fs, w, op, cat, issue[w])) {
+        span_add(&s->cat[w * PISA_CAT_COUNT + cat], issue[w]);
+        span_add(&s->op[w * PISA_OPCODE_MAX + op], issue[w]);
+      }
+    }
+    h->bb_prev[0] = issue[2];
+    h->bb_prev[1] = issue[3];
+  } else {
+    uint64_t dep[SCHED_MAX_WINDOWS + 2];
+    for (unsigned i = 0; i < S; i++)
+      dep[i] = 0;
+    for (uint32_t j = 0; j < u->n_ops; j++) {
+      const uint64_t *v = frame + off[j];
+      for (unsigned i = 0; i < S; i++)
+        dep[i] = v[i] > dep[i] ? v[i] : dep[i];
+      if (BB)
+        level_dep(h, v[S + TAG_SEQ], v[S + TAG_BLOCK], v[S + TAG_LEVEL],
+                  block_tag);
+    }
+    for (size_t a = 0; a < n_acc; a++) {
+      const void *e = acc[a].entry;
+      if (!e)
+        continue;
+      for (unsigned i = 0; i < S; i++) {
+        uint64_t t = entry_get(e, 1 + i, WIDE); /* RAW, and WAW for stores */
+        uint64_t war = entry_get(e, 1 + S + i, WIDE);
+        if (acc[a].store && war > t)
+          t = war; /* WAR */
+        dep[i] = t > dep[i] ? t : dep[i];
+      }
+      const size_t tag = 1 + 2 * S;
+      if (acc[a].load && BB)
+        level_dep(h, entry_get(e, tag + TAG_SEQ, WIDE),
+                  entry_get(e, tag + TAG_BLOCK, WIDE),
+                  entry_get(e, tag + TAG_LEVEL, WIDE), block_tag);
+    }
+
+    for (unsigned w = 0; w < NW; w++) {
+      uint64_t t = dep[w] + 1;
+      uint32_t W = s->cfg.windows[w];
+      if (W) { /* the instruction W places earlier leaves the window */
+        uint64_t *r = &s->ring[w][h->ring_pos[w]];
+        h->floor[w] = *r > h->floor[w] ? *r : h->floor[w];
+        t = h->floor[w] + 1 > t ? h->floor[w] + 1 : t;
+        *r = t;
+        h->ring_pos[w] = h->ring_pos[w] + 1 == W ? 0 : h->ring_pos[w] + 1;
+      }
+      issue[w] = t;
+      h->cycles[w] = t > h->cycles[w] ? t : h->cycles[w];
+      if (!solo && rises(fs, w, op, cat, t)) {
+        span_add(&s->cat[w * PISA_CAT_COUNT + cat], t);
+        span_add(&s->op[w * PISA_OPCODE_MAX + op], t);
+      }
+    }
+    if (BB)
+      for (unsigned v = 0; v < 2; v++) {
+        unsigned i = NW + v;
+        uint64_t t = dep[i] + 1;
+        t = h->bb_prev[v] + 1 > t ? h->bb_prev[v] + 1 : t;
+        h->bb_prev[v] = t;
+        issue[i] = t;
+        h->cycles[i] = t > h->cycles[i] ? t : h->cycles[i];
+      }
   }
-  if (BB)
-    for (unsigned v = 0; v < 2; v++) {
-      unsigned i = NW + v;
-      uint64_t t = dep[i] + 1;
-      t = h->bb_prev[v] + 1 > t ? h->bb_prev[v] + 1 : t;
-      h->bb_prev[v] = t;
-      issue[i] = t;
-      h->cycles[i] = t > h->cycles[i] ? t : h->cycles[i];
-    }
   scope_add(fs, issue, op, cat, NW, BB);
   nest_add(h->nest, h->n_nest, issue, op, cat, NW, BB);
 
   /* The value it produces. */
   uint64_t *__restrict out = h->frame + u->out;
   int index_update = u->index_update;
-  for (unsigned i = 0; i < S; i++)
-    out[i] = issue[i];
-  if (BB) {
+  if (VEC) { /* one store: a later load of the value waits for no other */
+    v4i value = t;
     if (index_update)
-      out[NW + 1] = 0; /* smart: loop-index updates are ready at once */
+      value[3] = 0; /* smart: loop-index updates are ready at once */
+    memcpy(out, &value, sizeof value);
+  } else
+    for (unsigned i = 0; i < S; i++)
+      out[i] = issue[i];
+  if (BB) {
+    if (index_update && !VEC)
+      out[NW + 1] = 0;
     out[S + TAG_SEQ] = index_update ? 0 : h->seq;
     out[S + TAG_BLOCK] = index_update ? 0 : block_tag;
     out[S + TAG_LEVEL] = h->level;
@@ -215,12 +325,22 @@ static ALWAYS_INLINE void schedule(struct sched *s, struct hot *h,
     void *__restrict e = acc[a].entry;
     if (!e)
       continue;
-    for (unsigned i = 0; i < S; i++) {
+    if (VEC) {
+      v4i loads;
       if (acc[a].store)
-        entry_set(e, 1 + i, issue[i], WIDE);
-      if (acc[a].load && issue[i] > entry_get(e, 1 + S + i, WIDE))
-        entry_set(e, 1 + S + i, issue[i], WIDE);
-    }
+        v4_set_entry(e, 1, &t, WIDE);
+      if (acc[a].load) {
+        v4_entry(&loads, e, 5, WIDE);
+        v4_max(&loads, &t);
+        v4_set_entry(e, 5, &loads, WIDE);
+      }
+    } else
+      for (unsigned i = 0; i < S; i++) {
+        if (acc[a].store)
+          entry_set(e, 1 + i, issue[i], WIDE);
+        if (acc[a].load && issue[i] > entry_get(e, 1 + S + i, WIDE))
+          entry_set(e, 1 + S + i, issue[i], WIDE);
+      }
     if (BB && acc[a].store) { /* PBBLP: the producer, fixed up at its end */
       const size_t tag = 1 + 2 * S;
       entry_set(e, tag + TAG_SEQ, h->seq, WIDE);
@@ -328,7 +448,8 @@ static ALWAYS_INLINE void store_hot(struct sched *s, struct frame *fr,
 static ALWAYS_INLINE void run_instance(struct sched *s,
                                        const struct event_batch *ev, size_t i,
                                        const unsigned S, const unsigned NW,
-                                       const int BB, const int WIDE) {
+                                       const int BB, const int WIDE,
+                                       const int VEC) {
   struct frame *fr = &s->frames[s->depth - 1];
   struct block_state *b = &s->blocks[fr->block];
   const struct program_block *pb = b->pb;
@@ -359,7 +480,7 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
   uint32_t k = fr->cursor, site_i = fr->site;
   while (k < n_instrs) {
     if (!b->uops[k].has_site) {
-      schedule(s, &h, fs, b, block_tag, k, NULL, 0, solo, S, NW, BB, WIDE);
+      schedule(s, &h, fs, b, block_tag, k, NULL, 0, solo, S, NW, BB, WIDE, VEC);
       k++;
       continue;
     }
@@ -369,7 +490,8 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
     size_t n_acc = site_accesses(s, ev, &next, last, site_i, site, acc, WIDE);
     if (NW && site->kind <= PROGRAM_SITE_STORE && n_acc) /* DLP2 */
       contiguity(s, b, site_i, &pb->instrs[k], acc[0].addr, site->size);
-    schedule(s, &h, fs, b, block_tag, k, acc, n_acc, solo, S, NW, BB, WIDE);
+    schedule(s, &h, fs, b, block_tag, k, acc, n_acc, solo, S, NW, BB, WIDE,
+             VEC);
     k++;
     if (site->kind == PROGRAM_SITE_CALL) {
       fr->pending = site_i++;
@@ -394,20 +516,26 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
 }
 
 /* The default configurations (windows 0,64 with or without BBLP, BBLP
- * alone) get their own compiled copies per entry width; anything else the
- * generic one. */
-#define RUN_COPY(name, S, NW, BB, WIDE)                                        \
-  static void name(struct sched *s, const struct event_batch *ev, size_t i) {  \
-    run_instance(s, ev, i, S, NW, BB, WIDE);                                   \
+ * alone) get their own compiled copies per entry width, the first also
+ * copies for AVX2; anything else the generic one. */
+#define RUN_COPY(name, attr, S, NW, BB, WIDE, VEC)                             \
+  attr static void name(struct sched *s, const struct event_batch *ev,         \
+                        size_t i) {                                            \
+    run_instance(s, ev, i, S, NW, BB, WIDE, VEC);                              \
   }
-RUN_COPY(run_4_2_1_narrow, 4, 2, 1, 0)
-RUN_COPY(run_4_2_1_wide, 4, 2, 1, 1)
-RUN_COPY(run_2_2_0_narrow, 2, 2, 0, 0)
-RUN_COPY(run_2_2_0_wide, 2, 2, 0, 1)
-RUN_COPY(run_2_0_1_narrow, 2, 0, 1, 0)
-RUN_COPY(run_2_0_1_wide, 2, 0, 1, 1)
-RUN_COPY(run_any_narrow, s->n_sched, s->cfg.n_windows, s->cfg.bblp, 0)
-RUN_COPY(run_any_wide, s->n_sched, s->cfg.n_windows, s->cfg.bblp, 1)
+RUN_COPY(run_4_2_1_narrow, , 4, 2, 1, 0, 0)
+RUN_COPY(run_4_2_1_wide, , 4, 2, 1, 1, 0)
+RUN_COPY(run_2_2_0_narrow, , 2, 2, 0, 0, 0)
+RUN_COPY(run_2_2_0_wide, , 2, 2, 0, 1, 0)
+RUN_COPY(run_2_0_1_narrow, , 2, 0, 1, 0, 0)
+RUN_COPY(run_2_0_1_wide, , 2, 0, 1, 1, 0)
+RUN_COPY(run_any_narrow, , s->n_sched, s->cfg.n_windows, s->cfg.bblp, 0, 0)
+RUN_COPY(run_any_wide, , s->n_sched, s->cfg.n_windows, s->cfg.bblp, 1, 0)
+#if defined(__x86_64__)
+#define AVX2 __attribute__((target("avx2")))
+RUN_COPY(run_4_2_1_narrow_avx2, AVX2, 4, 2, 1, 0, 1)
+RUN_COPY(run_4_2_1_wide_avx2, AVX2, 4, 2, 1, 1, 1)
+#endif
 
 typedef void (*run_fn)(struct sched *, const struct event_batch *, size_t);
 
@@ -423,6 +551,10 @@ static run_fn run_for(const struct sched *s) {
     c = 1;
   else if (nw == 0 && s->cfg.bblp)
     c = 2;
+#if defined(__x86_64__)
+  if (c == 0 && !s->cfg.scalar && __builtin_cpu_supports("avx2"))
+    return s->wide ? run_4_2_1_wide_avx2 : run_4_2_1_narrow_avx2;
+#endif
   return copies[c][s->wide];
 }
 
