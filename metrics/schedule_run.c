@@ -168,8 +168,8 @@ static inline void level_dep(struct hot *h, uint64_t seq, uint64_t block,
 /* Schedules instruction k of the top frame's block, with its accesses.
  * Inlined into specialisations for the usual numbers of schedules: S in
  * all, NW of them ILP windows, BB whether the two BBLP ones follow, WIDE
- * the width of memory entries, VEC (S 4, NW 2, BB) the four schedules as
- * one vector. */
+ * the width of memory entries, VEC (windows 0 and W > 0 and BBLP) the four
+ * schedules as one vector. */
 static ALWAYS_INLINE void
 schedule(struct sched *s, struct hot *h, struct fn_state *fs,
          struct block_state *b, uint64_t block_tag, uint32_t k,
@@ -181,7 +181,7 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
   uint64_t issue[SCHED_MAX_WINDOWS + 2];
   unsigned op = u->op, cat = u->cat;
   v4i t;     /* with VEC: issue[0..3] */
-  if (VEC) { /* S 4: NW 2 and BB */
+  if (VEC) { /* S 4: windows 0 and W > 0, BBLP */
     v4i dep = {0, 0, 0, 0};
     for (uint32_t j = 0; j < u->n_ops; j++) {
       const uint64_t *v = frame + off[j];
@@ -210,16 +210,11 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
     /* Each schedule's lower bound: a window's floor, the block instance's
      * previous issue; the instruction issues one cycle after the later of
      * it and its dependencies. */
-    uint64_t low[2] = {0, 0};
-    for (unsigned w = 0; w < 2; w++)
-      if (s->cfg.windows[w]) {
-        uint64_t r = s->ring[w][h->ring_pos[w]];
-        h->floor[w] = r > h->floor[w] ? r : h->floor[w];
-        low[w] = h->floor[w];
-      }
+    uint64_t *r = &s->ring[1][h->ring_pos[1]]; /* window 0 is unlimited */
+    h->floor[1] = *r > h->floor[1] ? *r : h->floor[1];
     /* Built in registers: a vector load of words just stored one by one
      * would wait for them (no store forwarding). */
-    t = (v4i){(int64_t)low[0], (int64_t)low[1], (int64_t)h->bb_prev[0],
+    t = (v4i){0, (int64_t)h->floor[1], (int64_t)h->bb_prev[0],
               (int64_t)h->bb_prev[1]};
     v4i one = {1, 1, 1, 1}, cycles;
     v4_max(&t, &dep);
@@ -228,12 +223,10 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
     v4_load(&cycles, h->cycles);
     v4_max(&cycles, &t);
     memcpy(h->cycles, &cycles, sizeof cycles);
+    *r = issue[1];
+    h->ring_pos[1] =
+        h->ring_pos[1] + 1 == s->cfg.windows[1] ? 0 : h->ring_pos[1] + 1;
     for (unsigned w = 0; w < 2; w++) {
-      uint32_t W = s->cfg.windows[w];
-      if (W) {
-        s->ring[w][h->ring_pos[w]] = issue[w];
-        h->ring_pos[w] = h->ring_pos[w] + 1 == W ? 0 : h->ring_pos[w] + 1;
-      }
       if (!solo && rises(fs, w, op, cat, issue[w])) {
         span_add(&s->cat[w * PISA_CAT_COUNT + cat], issue[w]);
         span_add(&s->op[w * PISA_OPCODE_MAX + op], issue[w]);
@@ -552,7 +545,8 @@ static run_fn run_for(const struct sched *s) {
   else if (nw == 0 && s->cfg.bblp)
     c = 2;
 #if defined(__x86_64__)
-  if (c == 0 && !s->cfg.scalar && __builtin_cpu_supports("avx2"))
+  if (c == 0 && !s->cfg.windows[0] && s->cfg.windows[1] && !s->cfg.scalar &&
+      __builtin_cpu_supports("avx2"))
     return s->wide ? run_4_2_1_wide_avx2 : run_4_2_1_narrow_avx2;
 #endif
   return copies[c][s->wide];

@@ -368,6 +368,26 @@ static void test_calls(void) {
   NEAR(val(&e.bblp), 1.0);
 }
 
+/* 100 independent adds and a ret, with the default windows 0 and 64.
+ * Unlimited: all 101 issue at 1: ILP 101.  Window 64: the first 64 issue
+ * at 1; each later one enters as the one 64 places earlier (at 1) leaves,
+ * so the floor is 1 and it issues at 2: ILP 101/2.  BBLP in order: 1. */
+static void test_window_floor(void) {
+  reset();
+  fn("main");
+  blk();
+  for (unsigned i = 0; i < 100; i++)
+    ins(ADD, 0, 0);
+  ins(RET, 0, 0);
+  nt = 0;
+  ev_block(0);
+  struct par_result r = thread_result(&ALL);
+  NEAR(val(&r.win[0].ilp), 101.0);
+  NEAR(val(&r.win[1].ilp), 101.0 / 2);
+  NEAR(val(&r.win[1].op[ADD]), 100.0 / 2);
+  NEAR(val(&r.bblp), 1.0);
+}
+
 /* One opcode in two categories, as a call to an intrinsic that lowers to
  * arithmetic is (its category is the intrinsic's): a = add; b = add a;
  * c = add b; x = call c (fp); y = call (control); ret y.  Unlimited: a 1,
@@ -780,6 +800,7 @@ int main(void) {
     RUN(test_straight_line);
     RUN(test_memory_order);
     RUN(test_calls);
+    RUN(test_window_floor);
     RUN(test_opcode_in_two_categories);
     RUN(test_phi_edges);
     RUN(test_figure3);
