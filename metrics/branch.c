@@ -56,8 +56,9 @@ static int same_context(const struct branch_context *a,
 
 static struct branch_context *find_slot(struct branch_context *contexts,
                                         size_t capacity,
-                                        const struct branch_context *key) {
-  size_t i = context_hash(key) & (capacity - 1);
+                                        const struct branch_context *key,
+                                        uint64_t hash) {
+  size_t i = hash & (capacity - 1);
   while (contexts[i].table && !same_context(&contexts[i], key))
     i = (i + 1) & (capacity - 1);
   return &contexts[i];
@@ -107,11 +108,12 @@ static int grow(struct branch_stats *s) {
   return 0;
 }
 
-/* Adds from->count to the context of from (whose flags do not matter).
- * The table doubles before it is more than 3/4 full
- * (docs/metrics-implementation.md "Branch behaviour"); a count that
- * reaches UINT32_MAX is FULL and the rest goes on in a new slot. */
-static void add(struct branch_stats *s, const struct branch_context *from) {
+/* Adds from->count to the context of from (whose flags do not matter),
+ * whose context_hash is hash.  The table doubles before it is more than
+ * 3/4 full (docs/metrics-implementation.md "Branch behaviour"); a count
+ * that reaches UINT32_MAX is FULL and the rest goes on in a new slot. */
+static void add_hashed(struct branch_stats *s,
+                       const struct branch_context *from, uint64_t hash) {
   struct branch_context key = *from;
   key.table &= SIDE;
   for (uint32_t n = key.count; n;) {
@@ -119,7 +121,7 @@ static void add(struct branch_stats *s, const struct branch_context *from) {
       s->out_of_memory = 1;
       return;
     }
-    struct branch_context *c = find_slot(s->contexts, s->capacity, &key);
+    struct branch_context *c = find_slot(s->contexts, s->capacity, &key, hash);
     if (!c->table) {
       *c = key;
       c->count = 0;
@@ -131,6 +133,12 @@ static void add(struct branch_stats *s, const struct branch_context *from) {
     if (c->count == UINT32_MAX)
       c->table |= FULL;
   }
+}
+
+static void add(struct branch_stats *s, const struct branch_context *from) {
+  struct branch_context key = *from;
+  key.table &= SIDE; /* the hash of the key without flags */
+  add_hashed(s, &key, context_hash(&key));
 }
 
 int branch_init(struct branch_stats *s, const unsigned *histories, size_t n) {
@@ -213,14 +221,16 @@ static struct branch_local *local_of(struct branch_stats *s, uint32_t branch) {
   return l;
 }
 
-/* Counts one outcome after a history of `seen` symbols (or more). */
-static void add_outcome(struct branch_stats *s, uint8_t table, uint32_t branch,
-                        uint64_t history, uint64_t seen, uint16_t outcome) {
+/* The context of one outcome after a history of `seen` symbols (or
+ * more). */
+static struct branch_context outcome_context(const struct branch_stats *s,
+                                             uint8_t table, uint32_t branch,
+                                             uint64_t history, uint64_t seen,
+                                             uint16_t outcome) {
   unsigned h = longest(s);
   unsigned depth = seen < h ? (unsigned)seen : h;
-  struct branch_context key = {
+  return (struct branch_context){
       history & history_mask(h), branch, outcome, (uint8_t)depth, table, 1};
-  add(s, &key);
 }
 
 static void shift_in(uint64_t *history, uint64_t *seen, uint64_t symbol) {
@@ -357,22 +367,35 @@ static void add_sampled(struct branch_stats *s, uint8_t side, uint32_t branch,
   }
 }
 
-void branch_record(struct branch_stats *s, uint32_t branch, uint32_t outcome) {
+/* One executed branch: its global and local contexts at the longest exact
+ * length into keys[0..2) (not counted yet), its sampled lengths counted,
+ * and both histories moved on.  0, or -1 when memory ran out. */
+static int record(struct branch_stats *s, uint32_t branch, uint32_t outcome,
+                  struct branch_context keys[2]) {
   uint16_t o = outcome > UINT16_MAX ? UINT16_MAX : (uint16_t)outcome;
   uint64_t symbol = outcome < 15 ? outcome : 15;
   struct branch_local *local = local_of(s, branch);
   if (!local) {
     s->out_of_memory = 1;
-    return;
+    return -1;
   }
-  add_outcome(s, GLOBAL, branch, s->global, s->global_seen, o);
-  add_outcome(s, LOCAL, branch, local->history, local->seen, o);
+  keys[0] = outcome_context(s, GLOBAL, branch, s->global, s->global_seen, o);
+  keys[1] = outcome_context(s, LOCAL, branch, local->history, local->seen, o);
   if (s->sampling) {
     add_sampled(s, GLOBAL, branch, s->global, s->global_seen, o);
     add_sampled(s, LOCAL, branch, local->history, local->seen, o);
   }
   shift_in(&s->global, &s->global_seen, symbol);
   shift_in(&local->history, &local->seen, symbol);
+  return 0;
+}
+
+void branch_record(struct branch_stats *s, uint32_t branch, uint32_t outcome) {
+  struct branch_context keys[2];
+  if (record(s, branch, outcome, keys))
+    return;
+  add(s, &keys[0]);
+  add(s, &keys[1]);
 }
 
 /* The outcome of leaving block `from` for block `to`: the index of the
@@ -387,8 +410,36 @@ static uint32_t outcome_of(const struct program *p, uint32_t from,
   return PROGRAM_NONE;
 }
 
+/* The contexts branch_add_events has found and not yet counted, with
+ * their hashes: counted PENDING_AHEAD behind the one whose slot is being
+ * fetched, so that the misses on a table larger than the caches overlap
+ * (counting is commutative: the counts are those of branch_record). */
+#define PENDING_KEYS 256
+#define PENDING_AHEAD 8
+struct pending {
+  struct branch_context key[PENDING_KEYS];
+  uint64_t hash[PENDING_KEYS];
+  size_t n;
+};
+
+static void prefetch_slot(const struct branch_stats *s, uint64_t hash) {
+  if (s->contexts)
+    __builtin_prefetch(&s->contexts[hash & (s->capacity - 1)], 1, 1);
+}
+
+static void count_pending(struct branch_stats *s, struct pending *q) {
+  for (size_t j = 0; j < q->n; j++) {
+    if (j + PENDING_AHEAD < q->n)
+      prefetch_slot(s, q->hash[j + PENDING_AHEAD]);
+    add_hashed(s, &q->key[j], q->hash[j]);
+  }
+  q->n = 0;
+}
+
 void branch_add_events(struct branch_stats *s, const struct program *p,
                        const struct event_batch *b) {
+  struct pending q;
+  q.n = 0;
   uint32_t prev = b->block_before;
   for (size_t i = 0; i < b->n_instances; i++) {
     uint32_t id = b->block[i];
@@ -397,11 +448,19 @@ void branch_add_events(struct branch_stats *s, const struct program *p,
     if ((b->start[i] & INSTANCE_START_MASK) == INSTANCE_ENTERED &&
         prev != PROGRAM_NONE) {
       uint32_t outcome = outcome_of(p, prev, id);
-      if (outcome != PROGRAM_NONE)
-        branch_record(s, prev, outcome);
+      if (outcome != PROGRAM_NONE && !record(s, prev, outcome, &q.key[q.n])) {
+        for (size_t k = q.n; k < q.n + 2; k++) {
+          q.hash[k] = context_hash(&q.key[k]);
+          if (k < PENDING_AHEAD)
+            prefetch_slot(s, q.hash[k]);
+        }
+        if ((q.n += 2) == PENDING_KEYS)
+          count_pending(s, &q);
+      }
     }
     prev = id;
   }
+  count_pending(s, &q);
 }
 
 void branch_forget_histories(struct branch_stats *s) {

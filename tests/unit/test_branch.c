@@ -9,6 +9,8 @@
 
 #include "branch.h"
 #include "check.h"
+#include "events.h"
+#include "program.h"
 
 static const unsigned Histories[] = {1, 2, 4, 8, 12, 16};
 #define NH 6
@@ -526,11 +528,89 @@ static void test_counts_past_32_bits(void) {
   branch_free(&all);
 }
 
+/* branch_add_events against the brute-force reference over the outcomes
+ * derived here from a random walk of block instances: each block ends in
+ * a two-way branch, a three-way switch or no branch; an entered instance
+ * after an instance of a branching block is the outcome "index of the
+ * first successor equal to it" (a block a successor list names twice
+ * takes the first index); resumed and continued instances, and an
+ * instance that lost its context, follow no branch.  Batches of 1 to 400
+ * instances, so that the contexts the function holds back to fetch
+ * their slots ahead (up to 256) are counted across and within batches,
+ * and a table that grows meanwhile. */
+static void test_events_vs_reference(void) {
+  enum { NB = 24, N = 4000 };
+  static struct program_block blocks[NB];
+  static uint32_t succ[NB][3];
+  for (uint32_t b = 0; b < NB; b++) {
+    unsigned kind = (unsigned)(test_rng() % 4); /* 0 none, 1-2 br, 3 switch */
+    uint32_t n = kind == 0 ? 0 : kind == 3 ? 3 : 2;
+    for (uint32_t k = 0; k < n; k++)
+      succ[b][k] = (uint32_t)(test_rng() % NB);
+    blocks[b] =
+        (struct program_block){.n_successors = n, .successors = succ[b]};
+  }
+  const struct program p = {.blocks = blocks};
+  uint32_t *block = malloc(N * sizeof *block), *br = malloc(N * sizeof *br),
+           *oc = malloc(N * sizeof *oc);
+  uint8_t *start = malloc(N);
+  size_t n_rec = 0;
+  uint32_t prev = PROGRAM_NONE;
+  for (size_t i = 0; i < N; i++) {
+    const struct program_block *pb = prev != PROGRAM_NONE ? &blocks[prev] : 0;
+    unsigned r = (unsigned)(test_rng() % 20);
+    start[i] = r == 0   ? INSTANCE_RESUMED
+               : r == 1 ? INSTANCE_ENTERED | INSTANCE_LOST_CONTEXT
+                        : INSTANCE_ENTERED;
+    block[i] = pb && pb->n_successors && r > 2
+                   ? succ[prev][test_rng() % pb->n_successors]
+                   : (uint32_t)(test_rng() % NB);
+    if (start[i] == INSTANCE_ENTERED && pb && pb->n_successors) {
+      uint32_t k = 0;
+      while (k < pb->n_successors && succ[prev][k] != block[i])
+        k++;
+      if (k < pb->n_successors) {
+        br[n_rec] = prev;
+        oc[n_rec++] = k;
+      }
+    }
+    prev = block[i];
+  }
+  struct branch_stats s;
+  branch_init(&s, Histories, NH);
+  struct event_batch b;
+  event_batch_init(&b);
+  prev = PROGRAM_NONE;
+  for (size_t i = 0, j; i < N; i = j) {
+    j = i + 1 + (size_t)(test_rng() % 400);
+    j = j < N ? j : N;
+    EXPECT(event_batch_reset(&b, j - i, 0) == 0);
+    b.block_before = prev;
+    for (size_t k = i; k < j; k++)
+      event_add_instance(&b, block[k], start[k], 0);
+    b.first_access[b.n_instances] = 0;
+    branch_add_events(&s, &p, &b);
+    prev = block[j - 1];
+  }
+  event_batch_free(&b);
+  EXPECT(n_rec > 2000);
+  struct branch_summary sum;
+  EXPECT(branch_summarize(&s, &sum) == 0);
+  EXPECT_EQ(sum.executed, n_rec);
+  compare_with_reference(&s, br, oc, n_rec, NULL);
+  branch_free(&s);
+  free(block);
+  free(br);
+  free(oc);
+  free(start);
+}
+
 int main(void) {
   RUN(test_alternating);
   RUN(test_loop_and_alternating);
   RUN(test_random_bits);
   RUN(test_random_vs_reference);
+  RUN(test_events_vs_reference);
   RUN(test_entropy_sum_order);
   RUN(test_merge_filtered);
   RUN(test_json_and_bad_init);
