@@ -533,8 +533,8 @@ static void test_counts_past_32_bits(void) {
  * a two-way branch, a three-way switch or no branch; an entered instance
  * after an instance of a branching block is the outcome "index of the
  * first successor equal to it" (a block a successor list names twice
- * takes the first index); resumed and continued instances, and an
- * instance that lost its context, follow no branch.  Batches of 1 to 400
+ * takes the first index); a resumed instance, and one that lost its
+ * context, follow no branch.  Batches of 1 to 400
  * instances, so that the contexts the function holds back to fetch
  * their slots ahead (up to 256) are counted across and within batches,
  * and a table that grows meanwhile. */
