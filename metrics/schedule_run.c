@@ -76,6 +76,19 @@ static ALWAYS_INLINE int rises(const struct fn_state *f, unsigned w,
          issue > f->cat[w * PISA_CAT_COUNT + cat].max;
 }
 
+/* What an issue in window w adds to the thread's spans of its opcode and
+ * category, kept where several functions run them (a block that is not
+ * solo); before its function's spans take it (rises reads them). */
+static ALWAYS_INLINE void thread_span_add(struct sched *s,
+                                          const struct fn_state *fs, unsigned w,
+                                          unsigned op, unsigned cat,
+                                          uint64_t issue, int solo) {
+  if (!solo && rises(fs, w, op, cat, issue)) {
+    span_add(&s->cat[w * PISA_CAT_COUNT + cat], issue);
+    span_add(&s->op[w * PISA_OPCODE_MAX + op], issue);
+  }
+}
+
 /* What an instruction of opcode op and category cat issued at issue[]
  * adds to its function's spans and counts. */
 static ALWAYS_INLINE void scope_add(struct fn_state *fs, const uint64_t *issue,
@@ -226,12 +239,8 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
     *r = issue[1];
     h->ring_pos[1] =
         h->ring_pos[1] + 1 == s->cfg.windows[1] ? 0 : h->ring_pos[1] + 1;
-    for (unsigned w = 0; w < 2; w++) {
-      if (!solo && rises(fs, w, op, cat, issue[w])) {
-        span_add(&s->cat[w * PISA_CAT_COUNT + cat], issue[w]);
-        span_add(&s->op[w * PISA_OPCODE_MAX + op], issue[w]);
-      }
-    }
+    for (unsigned w = 0; w < 2; w++)
+      thread_span_add(s, fs, w, op, cat, issue[w], solo);
     h->bb_prev[0] = issue[2];
     h->bb_prev[1] = issue[3];
   } else {
@@ -276,10 +285,7 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
       }
       issue[w] = t;
       h->cycles[w] = t > h->cycles[w] ? t : h->cycles[w];
-      if (!solo && rises(fs, w, op, cat, t)) {
-        span_add(&s->cat[w * PISA_CAT_COUNT + cat], t);
-        span_add(&s->op[w * PISA_OPCODE_MAX + op], t);
-      }
+      thread_span_add(s, fs, w, op, cat, t, solo);
     }
     if (BB)
       for (unsigned v = 0; v < 2; v++) {
