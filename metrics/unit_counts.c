@@ -372,6 +372,16 @@ static double unseen_tail(double a, double m) {
   return sum;
 }
 
+/* The counts whose psi chao_wang_jost takes from a table. */
+#define PSI_SMALL 256
+
+/* A held unit's count as the counted accesses it stands for, at least 1
+ * (chao_wang_jost). */
+static inline double scaled_count(const struct entropy_pair *p, double scale) {
+  double x = round((double)p->count * scale);
+  return x < 1 ? 1 : x;
+}
+
 /* Chao, Wang and Jost's entropy estimate (2013), in bits, of the pairs
  * p[0..n) of a held unit, whose counts (`total` in all) stand for
  * `samples` counted accesses (a counted access adds 2^w: unit_counts.h;
@@ -384,14 +394,6 @@ static double unseen_tail(double a, double m) {
  * Nearly unbiased with fewer samples than addresses, where Miller and
  * Madow's correction stays low and Chao and Shen's is high on a unit
  * used evenly (the loop nest of test_unit_counts: 0.15 bit). */
-/* A held unit's count as the counted accesses it stands for, at least 1
- * (chao_wang_jost). */
-static inline double scaled_count(const struct entropy_pair *p, double scale) {
-  double x = round((double)p->count * scale);
-  return x < 1 ? 1 : x;
-}
-
-#define PSI_SMALL 256
 static long double chao_wang_jost(const struct entropy_pair *p, size_t n,
                                   long double total, uint64_t samples) {
   double scale = (double)((long double)samples / total), all = 0, f1 = 0,
