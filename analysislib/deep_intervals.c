@@ -130,17 +130,24 @@ static void project(struct pisa_interval_space *sp, uint32_t from) {
  * lines, and their number in *n: log2 N - sum(c log2 c) / N.  The table's
  * order follows the addresses, which change from run to run (ASLR), so
  * the terms add in fixed point (2^-32 bits), where the order cannot
- * change the sum. */
+ * change the sum.  The difference of two nearly equal terms can round
+ * outside [0, log2 D] for D distinct lines (one line touched 1727 times:
+ * -2^-49), so it is kept inside: one line is 0 exactly. */
 static double line_entropy(const struct u64map *lines, double *n) {
   size_t it = 0;
-  uint64_t key, c, sum = 0;
+  uint64_t key, c, sum = 0, distinct = 0;
   unsigned __int128 clog = 0;
   while (u64map_next(lines, &it, &key, &c)) {
     sum += c;
+    distinct++;
     clog += (unsigned __int128)((double)c * log2((double)c) * 0x1p32);
   }
   *n = (double)sum;
-  return sum ? log2((double)sum) - (double)clog * 0x1p-32 / (double)sum : 0;
+  if (!sum)
+    return 0;
+  double h = log2((double)sum) - (double)clog * 0x1p-32 / (double)sum,
+         most = log2((double)distinct);
+  return h < 0 ? 0 : h > most ? most : h;
 }
 
 /* Adds the open interval's counts to row: instructions and their

@@ -454,6 +454,8 @@ static long double within_unit(struct entropy_pair *p, size_t n,
     }
     if (h[k] > (long double)(unit_shift - k))
       h[k] = (long double)(unit_shift - k);
+    if (h[k] < 0) /* the rounding of two nearly equal terms */
+      h[k] = 0;
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
       if (m && p[m - 1].addr >> (k + 1) == p[i].addr >> (k + 1))
