@@ -726,8 +726,12 @@ static void estimate(const struct branch_stats *s, branch_keep keep, void *arg,
     if (!keep || keep(b, arg))
       executed += s->executed[b * stride + at_side];
   double scale = executed ? (double)kept / (rate * (double)executed) : 0;
-  *entropy *= scale;
-  *miss *= scale;
+  /* A kept context heavier than its share (one carrying most of the
+   * executions) scales past what the figures can be: keep them within
+   * their ranges, a miss per execution and the 16 bits of a context's
+   * 16-bit outcomes (1 / rate times 15/16 misses failed the schema). */
+  *entropy = fmin(*entropy * scale, 16);
+  *miss = fmin(*miss * scale, 1);
 }
 
 /* One summary pass over the contexts `depth` selects (0: the exact

@@ -493,6 +493,60 @@ static void test_sampled_lengths(void) {
   }
 }
 
+/* A sampled length's estimate stays in its range.  Branches 16..16+K
+ * each follow 16 branches that always give outcome 0, so at history 16
+ * (global) each has one context, the 16 zero symbols, whose outcomes
+ * cycle through 0..15 evenly: conditional entropy log2 16 = 4 bits and
+ * ideal miss rate 15/16, by hand.  Their local histories make 16 contexts
+ * each, so a cap of 256 contexts per length takes the rate far below 1.
+ * A kept branch's Horvitz-Thompson terms are all its executions over rate
+ * times them: 4 / rate bits and 15 / (16 rate) misses per execution, past
+ * the 16 bits a context of 16-bit outcomes can have and past a miss per
+ * execution (the document's schema refused the result).  Those estimates
+ * are clamped to 16 and 1; the others are 0 (nothing kept). */
+static uint32_t kept_branch;
+static int only_kept_branch(uint32_t branch, void *arg) {
+  (void)arg;
+  return branch == kept_branch;
+}
+
+static void test_sampled_estimate_in_range(void) {
+  enum { K = 256, DET = 16, ROUNDS = 2 };
+  struct branch_sampling g;
+  branch_sampling_init(&g, 256);
+  struct branch_stats s;
+  branch_init(&s, Histories, NH);
+  branch_set_sampling(&s, &g);
+  for (uint32_t it = 0; it < K * 16 * ROUNDS; it++) {
+    for (uint32_t j = 0; j < DET; j++)
+      branch_record(&s, j, 0);
+    branch_record(&s, DET + it % K, it / K % 16);
+  }
+  const size_t at16 = NH - 1;
+  double rate = branch_sampling_rate(&g, at16);
+  EXPECT(Histories[at16] == 16 && rate <= 1.0 / 32);
+  int kept = 0;
+  for (uint32_t k = 0; k < K; k++) {
+    struct branch_summary sum;
+    kept_branch = DET + k;
+    EXPECT(branch_summarize_kept(&s, only_kept_branch, NULL, &sum) == 0);
+    EXPECT_EQ(sum.executed, 16 * ROUNDS);
+    /* the exact lengths: 4 bits and 15/16 */
+    CLOSE(sum.global_entropy[0], 4);
+    CLOSE(sum.global_miss[0], 15.0 / 16);
+    if (branch_sampled_context(&s, 0, DET + k, 0, at16)) {
+      kept++;
+      CLOSE(sum.global_entropy[at16], 4 / rate < 16 ? 4 / rate : 16);
+      CLOSE(sum.global_miss[at16], 15 / (16 * rate) < 1 ? 15 / (16 * rate) : 1);
+    } else {
+      CLOSE(sum.global_entropy[at16], 0);
+      CLOSE(sum.global_miss[at16], 0);
+    }
+  }
+  EXPECT(kept > 0); /* else the case tests nothing */
+  branch_free(&s);
+}
+
 /* Counts past 32 bits: a context's slot holds up to UINT32_MAX and the
  * rest is counted in another slot.  One table of a branch taken one time
  * in four (2^22 executions: four contexts of 2^20 at the longest history
@@ -616,5 +670,6 @@ int main(void) {
   RUN(test_json_and_bad_init);
   RUN(test_counts_past_32_bits);
   RUN(test_sampled_lengths);
+  RUN(test_sampled_estimate_in_range);
   return check_summary();
 }
