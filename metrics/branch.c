@@ -715,7 +715,8 @@ static void kept_positions(const struct branch_stats *s, branch_keep keep,
  * entropy 0.18 bit (81%) above that of the run that kept every context. */
 static void estimate(const struct branch_stats *s, branch_keep keep, void *arg,
                      size_t length, const uint32_t *at, size_t n, unsigned side,
-                     double *entropy, double *miss, double rate) {
+                     double *entropy, double *miss, double rate,
+                     double entropy_bound, double miss_bound) {
   const struct branch_context *c = s->contexts;
   uint64_t kept = 0, executed = 0;
   for (size_t i = 0; i < n; i++)
@@ -729,9 +730,11 @@ static void estimate(const struct branch_stats *s, branch_keep keep, void *arg,
   /* A kept context heavier than its share (one carrying most of the
    * executions) scales past what the figures can be: keep them within
    * their ranges, a miss per execution and the 16 bits of a context's
-   * 16-bit outcomes (1 / rate times 15/16 misses failed the schema). */
-  *entropy = fmin(*entropy * scale, 16);
-  *miss = fmin(*miss * scale, 1);
+   * 16-bit outcomes (1 / rate times 15/16 misses failed the schema), and
+   * within the longest exact length's figures (the bounds; see
+   * summary_pass). */
+  *entropy = fmin(*entropy * scale, fmin(entropy_bound, 16));
+  *miss = fmin(*miss * scale, fmin(miss_bound, 1));
 }
 
 /* One summary pass over the contexts `depth` selects (0: the exact
@@ -751,14 +754,28 @@ static int summary_pass(const struct branch_stats *s, branch_keep keep,
   uint64_t local = tables_summary(
       s, s->histories + from, count, at + s->used - n[1], n[1], n_branches,
       wide, out->local_entropy + from, out->local_miss + from, NULL);
+  /* A longer history splits the contexts of a shorter one, so over the
+   * same executions its conditional entropy and ideal miss rate are at
+   * most the shorter one's: the longest exact length's figures (computed
+   * by the first pass) bound a sampled length's, and an estimate above
+   * them is brought down to them, never further from the truth.  (A
+   * length of h counts the executions after h earlier ones in its history,
+   * so the longer length's executions are the shorter one's but a few at
+   * the start of each history: the bound holds but for those.) */
+  size_t e = n_exact(s);
+  double gh = e ? out->global_entropy[e - 1] : 16,
+         gm = e ? out->global_miss[e - 1] : 1,
+         lh = e ? out->local_entropy[e - 1] : 16,
+         lm = e ? out->local_miss[e - 1] : 1;
   if (!depth)
     out->executed = global;
   else if (threshold(s, from) != UINT64_MAX) {
     estimate(s, keep, arg, from, at, n[0], GLOBAL, &out->global_entropy[from],
-             &out->global_miss[from], branch_sampling_rate(s->sampling, from));
+             &out->global_miss[from], branch_sampling_rate(s->sampling, from),
+             gh, gm);
     estimate(s, keep, arg, from, at + s->used - n[1], n[1], LOCAL,
              &out->local_entropy[from], &out->local_miss[from],
-             branch_sampling_rate(s->sampling, from));
+             branch_sampling_rate(s->sampling, from), lh, lm);
   }
   return global == UINT64_MAX || local == UINT64_MAX ? -1 : 0;
 }
