@@ -728,13 +728,11 @@ static void estimate(const struct branch_stats *s, branch_keep keep, void *arg,
       executed += s->executed[b * stride + at_side];
   double scale = executed ? (double)kept / (rate * (double)executed) : 0;
   /* A kept context heavier than its share (one carrying most of the
-   * executions) scales past what the figures can be: keep them within
-   * their ranges, a miss per execution and the 16 bits of a context's
-   * 16-bit outcomes (1 / rate times 15/16 misses failed the schema), and
-   * within the longest exact length's figures (the bounds; see
-   * summary_pass). */
-  *entropy = fmin(*entropy * scale, fmin(entropy_bound, 16));
-  *miss = fmin(*miss * scale, fmin(miss_bound, 1));
+   * executions) scales past what the figures can be (1 / rate times 15/16
+   * misses failed the schema): they stay within the bounds (summary_pass
+   * says which). */
+  *entropy = fmin(*entropy * scale, entropy_bound);
+  *miss = fmin(*miss * scale, miss_bound);
 }
 
 /* One summary pass over the contexts `depth` selects (0: the exact
@@ -754,22 +752,24 @@ static int summary_pass(const struct branch_stats *s, branch_keep keep,
   uint64_t local = tables_summary(
       s, s->histories + from, count, at + s->used - n[1], n[1], n_branches,
       wide, out->local_entropy + from, out->local_miss + from, NULL);
-  /* A longer history splits the contexts of a shorter one, so over the
-   * same executions its conditional entropy and ideal miss rate are at
-   * most the shorter one's: the longest exact length's figures (computed
-   * by the first pass) bound a sampled length's, and an estimate above
-   * them is brought down to them, never further from the truth.  (A
-   * length of h counts the executions after h earlier ones in its history,
-   * so the longer length's executions are the shorter one's but a few at
-   * the start of each history: the bound holds but for those.) */
-  size_t e = n_exact(s);
-  double gh = e ? out->global_entropy[e - 1] : 16,
-         gm = e ? out->global_miss[e - 1] : 1,
-         lh = e ? out->local_entropy[e - 1] : 16,
-         lm = e ? out->local_miss[e - 1] : 1;
   if (!depth)
     out->executed = global;
   else if (threshold(s, from) != UINT64_MAX) {
+    /* The bounds of a sampled length's estimate: the figures' ranges (the
+     * 16 bits of a context's 16-bit outcomes, a miss per execution), and
+     * the longest exact length's figures (computed by the first pass): a
+     * longer history splits the contexts of a shorter one, so over the
+     * same executions its conditional entropy and ideal miss rate are at
+     * most the shorter one's, and an estimate above them is brought down
+     * to them, never further from the truth.  (A length of h counts the
+     * executions after h earlier ones in its history, so the longer
+     * length's executions are the shorter one's but a few at the start of
+     * each history: the bound holds but for those.) */
+    size_t e = n_exact(s);
+    double gh = e ? fmin(out->global_entropy[e - 1], 16) : 16,
+           gm = e ? fmin(out->global_miss[e - 1], 1) : 1,
+           lh = e ? fmin(out->local_entropy[e - 1], 16) : 16,
+           lm = e ? fmin(out->local_miss[e - 1], 1) : 1;
     estimate(s, keep, arg, from, at, n[0], GLOBAL, &out->global_entropy[from],
              &out->global_miss[from], branch_sampling_rate(s->sampling, from),
              gh, gm);
