@@ -41,20 +41,23 @@ static sigaction_fn real_sigaction(void) {
 PISA_EXPORT int WRAPPED(sigaction)(int sig, const struct sigaction *act,
                                    struct sigaction *old);
 
-/* Per signal, the program's handler and whether it takes siginfo. */
+/* Per signal, the program's handler, whether it takes siginfo and whether
+ * the signal stays unblocked while it runs (SA_NODEFER). */
 static _Atomic uintptr_t handlers[_NSIG];
-static _Atomic int with_info[_NSIG];
+static _Atomic int with_info[_NSIG], nodefer[_NSIG];
 
 static void trampoline(int sig, siginfo_t *info, void *context) {
   uintptr_t h = atomic_load_explicit(&handlers[sig], memory_order_acquire);
   if (h == (uintptr_t)SIG_DFL || h == (uintptr_t)SIG_IGN)
     return; /* changed meanwhile by another thread */
-  pisa_handler_enter(sig, __builtin_frame_address(0));
+  pisa_handler_enter(sig,
+                     atomic_load_explicit(&nodefer[sig], memory_order_relaxed),
+                     __builtin_frame_address(0));
   if (atomic_load_explicit(&with_info[sig], memory_order_relaxed))
     ((info_handler)h)(sig, info, context);
   else
     ((void (*)(int))h)(sig);
-  pisa_handler_leave();
+  pisa_handler_leave(__builtin_frame_address(0));
 }
 
 static int is_function(const struct sigaction *act) {
@@ -89,6 +92,7 @@ PISA_EXPORT int WRAPPED(sigaction)(int sig, const struct sigaction *act,
     mine.sa_sigaction = trampoline;
     mine.sa_flags |= SA_SIGINFO;
     atomic_store(&with_info[sig], (act->sa_flags & SA_SIGINFO) != 0);
+    atomic_store(&nodefer[sig], (act->sa_flags & SA_NODEFER) != 0);
     atomic_store_explicit(&handlers[sig], (uintptr_t)act->sa_handler,
                           memory_order_release);
   }

@@ -511,9 +511,9 @@ static int write_result(int complete, int signal, int last, const char *stem) {
   uint64_t overflows = pisa_handler_overflows();
   if (overflows)
     fprintf(stderr,
-            "pisa-char runtime: %llu times an instrumented signal handler's "
-            "records did not fit the buffer's reserve and were dropped; the "
-            "result is marked incomplete\n",
+            "pisa-char runtime: instrumented signal handlers lost records "
+            "in %llu calls (the buffer's reserve for them, or its log, was "
+            "full); the result is marked incomplete\n",
             (unsigned long long)overflows);
   /* "intervals" last, streamed (deep_intervals.h), when the run kept them */
   return pisa_write_raw_streamed(

@@ -23,17 +23,33 @@ __attribute__((
     visibility("default"),
     tls_model("initial-exec"))) __thread struct pisa_tls_buffer __pisa_buf;
 
+/* A move of a thread's cursor from one piece of its buffer to another (a
+ * signal handler starts, takes another chunk, or returns; see "Signal
+ * handlers" below): the words of the piece being left end at `at`, the
+ * next piece starts at `to` (NULL: a piece dropped, in the scratch
+ * buffer). */
+struct cursor_switch {
+  uint64_t *at, *to;
+};
+#define PISA_SWITCHES 256
+
 /* A thread's state and what only this file needs: the lock that the owner
  * (refill, exit) and the exit-time writer take around decoding, and the
  * first word of the buffer not decoded yet (the writer decodes a running
- * thread's committed words without moving its cursor).  Above the limit
- * the buffer has three times as many words again: the reserve of a signal
- * handler's records (handler_refill), never touched otherwise. */
+ * thread's committed words without moving its cursor; NULL while the
+ * piece being decoded was dropped).  Above the limit the buffer has three
+ * times as many words again: the reserve, where the program's signal
+ * handlers write their records.  The moves of the cursor between pieces
+ * wait in a ring, logged by the owner and taken under the lock. */
 struct thread_slot {
   struct pisa_thread t; /* first: a pisa_thread * is a thread_slot * */
   pthread_mutex_t lock;
   uint64_t *decoded;
   int frozen; /* the result was built: later words are dropped */
+  struct cursor_switch switches[PISA_SWITCHES];
+  unsigned switches_head, switches_tail; /* atomic: taken / logged */
+  unsigned switch_seq;    /* atomic: odd while the owner moves its cursor */
+  uint64_t *reserve_next; /* the reserve's first free chunk (owner only) */
 };
 
 static __thread struct pisa_thread *self;
@@ -53,19 +69,40 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 static uint64_t scratch_buffer[UINT64_C(1) << 16];
 
 /* The program's signal handlers running on this thread, innermost last
- * (handlers.c): the signal and the trampoline's frame. */
+ * (handlers.c): the signal, the trampoline's frame, whether the signal is
+ * left unblocked in its handler (SA_NODEFER), the cursor and limit it
+ * interrupted, and what became of its records: logged (in chunks of the
+ * reserve; `stopped`: dropped from when they filled it), dropped (in the
+ * scratch buffer), and whether a drop was counted. */
 #define PISA_MAX_HANDLER_DEPTH 8
-static __thread struct {
-  int sig;
+struct handler_level {
+  int sig, nodefer;
   char *frame;
-} handlers_running[PISA_MAX_HANDLER_DEPTH];
+  uint64_t *cursor, *limit;
+  unsigned logged : 1, stopped : 1, dropped : 1, counted : 1;
+};
+static __thread struct handler_level handlers_running[PISA_MAX_HANDLER_DEPTH];
 static __thread unsigned handler_depth;
-/* Handler records that found the reserve full, or no thread state yet
- * (they are dropped and the result marked incomplete). */
+/* The log's switches held back for the running logged handlers (their
+ * stop and their return). */
+static __thread unsigned held_switches;
+/* Set while the buffer is reallocated: a handler that a sanitizer runs
+ * late, inside realloc, must not write to it. */
+static __thread int buffer_moving;
+/* Handlers whose records were dropped, in part or whole: the reserve or
+ * the log was full, the thread had no buffer yet, or the handler
+ * interrupted a dropped one (the result is marked incomplete). */
 static _Atomic uint64_t handler_overflows;
 
 static struct thread_slot *slot_of(struct pisa_thread *t) {
   return (struct thread_slot *)t;
+}
+
+/* The buffer's parts: below the limit, the program's; above it, three
+ * times as many words again, the reserve of its signal handlers. */
+#define PISA_BUFFER_PARTS 4
+static uint64_t *reserve_of(const struct pisa_thread *t) {
+  return t->buffer ? t->buffer + t->buffer_words / PISA_BUFFER_PARTS : NULL;
 }
 
 PISA_HIDDEN struct pisa_thread *pisa_thread_self(void) { return self; }
@@ -98,6 +135,7 @@ static void slot_init(struct thread_slot *s) {
   t->block = UINT32_MAX;
   pthread_mutex_init(&s->lock, NULL);
   s->decoded = t->buffer;
+  s->reserve_next = reserve_of(t);
 }
 
 /* The calling thread's creation number: 0 for the main thread, the one
@@ -150,24 +188,77 @@ PISA_HIDDEN void pisa_thread_started(uint32_t creation) {
   creation_plus1 = creation + 1;
 }
 
-/* Decodes the words committed since the last drain, under the slot's lock.
- * The owner also empties its buffer; another thread (the exit-time writer)
- * leaves the cursor alone, as the owner may be writing behind it. */
+/* The owner, its switches taken: the reserve is free again from its start
+ * (unless a handler that a sanitizer ran late, inside this drain, logged
+ * more: the next drain takes them). */
+static void reserve_reset(struct thread_slot *s) {
+  if (s->switches_head == __atomic_load_n(&s->switches_tail, __ATOMIC_ACQUIRE))
+    s->reserve_next = reserve_of(&s->t);
+}
+
+/* Whether a cursor is in the thread's buffer (not the scratch buffer). */
+static int in_buffer(const struct pisa_thread *t, const uint64_t *p) {
+  return t->buffer && p >= t->buffer && p <= t->buffer + t->buffer_words;
+}
+
+/* Decodes [from, to), a piece of the thread's buffer. */
+static void decode_span(struct thread_slot *s, const uint64_t *from,
+                        const uint64_t *to) {
+  if (from && in_buffer(&s->t, from) && in_buffer(&s->t, to) && to > from &&
+      pisa_config.active && !s->frozen && !pisa_memory_exhausted()) {
+    pisa_decode(&s->t, from, (size_t)(to - from));
+    pisa_status_events((size_t)(to - from));
+  }
+}
+
+/* The thread's logged switches and its cursor, as one consistent pair;
+ * 0 when its handlers move it too fast to tell (four tries: the words
+ * wait for the next drain). */
+static int published(struct thread_slot *s, unsigned *tail, uint64_t **cursor) {
+  for (int tries = 0; tries < 4; tries++) {
+    unsigned seq = __atomic_load_n(&s->switch_seq, __ATOMIC_SEQ_CST);
+    if (seq & 1)
+      continue;
+    *tail = __atomic_load_n(&s->switches_tail, __ATOMIC_ACQUIRE);
+    *cursor = __atomic_load_n(&s->t.tls->cursor, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&s->switch_seq, __ATOMIC_SEQ_CST) == seq)
+      return 1;
+  }
+  return 0;
+}
+
+/* Decodes the words committed since the last drain, under the slot's lock:
+ * each piece to the switch that ends it, in the order they were written,
+ * then the current piece to the cursor.  The owner also empties its
+ * buffer (it takes switches again until none came meanwhile: a sanitizer
+ * may run a handler late, inside this decoding); another thread (a
+ * snapshot, the exit-time writer) leaves the cursor alone, as the owner
+ * may be writing behind it. */
 static void drain_locked(struct thread_slot *s, int owner) {
   struct pisa_thread *t = &s->t;
   if (!t->buffer) /* none yet, or the thread exited (its TLS is gone) */
     return;
-  uint64_t *cursor = __atomic_load_n(&t->tls->cursor, __ATOMIC_ACQUIRE);
-  if (cursor >= s->decoded && cursor <= t->buffer + t->buffer_words) {
-    if (pisa_config.active && !s->frozen && !pisa_memory_exhausted()) {
-      pisa_decode(t, s->decoded, (size_t)(cursor - s->decoded));
-      pisa_status_events((size_t)(cursor - s->decoded));
+  unsigned tail;
+  uint64_t *cursor;
+  do {
+    if (!published(s, &tail, &cursor))
+      break;
+    for (unsigned head = s->switches_head; head != tail;) {
+      const struct cursor_switch *w = &s->switches[head % PISA_SWITCHES];
+      decode_span(s, s->decoded, w->at);
+      s->decoded = w->to;
+      __atomic_store_n(&s->switches_head, ++head, __ATOMIC_RELEASE);
     }
-    s->decoded = cursor;
-  }
+    if (s->decoded && in_buffer(t, cursor) && cursor >= s->decoded) {
+      decode_span(s, s->decoded, cursor);
+      s->decoded = cursor;
+    }
+  } while (owner &&
+           tail != __atomic_load_n(&s->switches_tail, __ATOMIC_ACQUIRE));
   if (owner) {
     s->decoded = t->buffer;
     __atomic_store_n(&t->tls->cursor, t->buffer, __ATOMIC_RELEASE);
+    reserve_reset(s);
   }
 }
 
@@ -241,20 +332,21 @@ PISA_HIDDEN void pisa_threads_thaw(void) {
 
 /* The buffer: room for `words` (and at least PISA_BUFFER_WORDS) below the
  * limit, three times as much above it for a handler's records. */
-#define PISA_BUFFER_PARTS 4
 static int ensure_buffer(struct pisa_thread *t, uint64_t words) {
   uint64_t want = PISA_BUFFER_PARTS *
                   (words > PISA_BUFFER_WORDS ? words : PISA_BUFFER_WORDS);
   if (t->buffer && t->buffer_words >= want)
     return 0;
+  buffer_moving = 1; /* no handler takes a chunk of it meanwhile */
   uint64_t *b = realloc(t->buffer, want * sizeof *b);
-  if (!b) {
-    pisa_out_of_memory();
-    return -1;
+  if (b) {
+    t->buffer = b;
+    t->buffer_words = want;
   }
-  t->buffer = b;
-  t->buffer_words = want;
-  return 0;
+  buffer_moving = 0;
+  if (!b)
+    pisa_out_of_memory();
+  return b ? 0 : -1;
 }
 
 /* The owner's buffer, drained and big enough for `words`, or NULL. */
@@ -266,6 +358,7 @@ static uint64_t *refill_own(struct thread_slot *s, uint64_t words) {
   if (ensure_buffer(t, words) == 0) {
     start = t->buffer;
     s->decoded = start;
+    reserve_reset(s);
     __atomic_store_n(&__pisa_buf.cursor, start, __ATOMIC_RELEASE);
     __pisa_buf.limit = start + t->buffer_words / PISA_BUFFER_PARTS;
   }
@@ -273,69 +366,193 @@ static uint64_t *refill_own(struct thread_slot *s, uint64_t words) {
   return start;
 }
 
-PISA_HIDDEN void pisa_handler_enter(int sig, void *frame) {
-  if (handler_depth < PISA_MAX_HANDLER_DEPTH) {
-    handlers_running[handler_depth].sig = sig;
-    handlers_running[handler_depth].frame = frame;
-  }
-  handler_depth++;
+/* Signal handlers.  A program's handler may interrupt one of its blocks
+ * after the block took the cursor and before it published the words it
+ * wrote there, and it may interrupt malloc.  So a handler writes its
+ * records to chunks of the reserve: on entry the cursor moves to a free
+ * chunk, on return it comes back to the place the handler interrupted.
+ * Each move is logged (the thread's switches), so that a drain decodes
+ * the pieces in the order they were written: the handler's records where
+ * it interrupted the program (as if it had run between two blocks), a
+ * nested handler's inside its outer one's, and after a handler left by a
+ * jump, the records written on in its chunk after its own.  A refill
+ * inside a handler takes no lock, decodes nothing and allocates nothing.
+ * When the reserve or the log is full, or the handler interrupted a
+ * dropped one, its records go to the scratch buffer: they are dropped,
+ * counted, and the result is marked incomplete.  Enter and leave run with
+ * signals blocked, so that a nested handler never sees a move half done. */
+
+/* A chunk of the reserve for `words` from `from` (at least
+ * PISA_HANDLER_CHUNK_WORDS: a handler refills at the end of each, so that
+ * after a jump out of it the program, writing on in its chunk, refills
+ * outside any handler and decodes the reserve within a chunk), and its
+ * limit; NULL when the reserve is full. */
+#define PISA_HANDLER_CHUNK_WORDS 256
+static uint64_t *take_chunk(struct thread_slot *s, uint64_t *from,
+                            uint64_t words, uint64_t **limit) {
+  uint64_t *end = s->t.buffer + s->t.buffer_words;
+  if (buffer_moving || !from || words > (uint64_t)(end - from))
+    return NULL;
+  uint64_t chunk =
+      words > PISA_HANDLER_CHUNK_WORDS ? words : PISA_HANDLER_CHUNK_WORDS;
+  *limit = chunk < (uint64_t)(end - from) ? from + chunk : end;
+  s->reserve_next = *limit;
+  return from;
 }
 
-/* Leaving the outermost handler with records in the reserve: the limit
- * comes down to the cursor, so that the program's next block refills and
- * decodes them before other handlers can fill the reserve up. */
-PISA_HIDDEN void pisa_handler_leave(void) {
-  if (!handler_depth || --handler_depth || !self || !self->buffer)
-    return;
-  uint64_t *normal = self->buffer + self->buffer_words / PISA_BUFFER_PARTS;
-  if (__pisa_buf.limit > normal && __pisa_buf.cursor < __pisa_buf.limit)
-    __pisa_buf.limit = __pisa_buf.cursor;
+/* Moves the cursor to `cursor` with `limit`; with `log`, logs the switch
+ * from `at` to `to` first (the pair is consistent to other threads: the
+ * sequence number is odd meanwhile).  s: NULL without thread state. */
+static void move_cursor(struct thread_slot *s, int log, uint64_t *at,
+                        uint64_t *to, uint64_t *cursor, uint64_t *limit) {
+  if (s)
+    __atomic_fetch_add(&s->switch_seq, 1, __ATOMIC_SEQ_CST);
+  if (s && log) {
+    s->switches[s->switches_tail % PISA_SWITCHES] =
+        (struct cursor_switch){at, to};
+    __atomic_store_n(&s->switches_tail, s->switches_tail + 1, __ATOMIC_RELEASE);
+  }
+  __pisa_buf.limit = limit;
+  __atomic_store_n(&__pisa_buf.cursor, cursor, __ATOMIC_SEQ_CST);
+  if (s)
+    __atomic_fetch_add(&s->switch_seq, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Whether the log has room for one more switch beyond those the running
+ * handlers hold back (their stop and their return, two each). */
+static int log_room(struct thread_slot *s, unsigned more) {
+  unsigned used =
+      s->switches_tail - __atomic_load_n(&s->switches_head, __ATOMIC_ACQUIRE);
+  return PISA_SWITCHES - used >= held_switches + more;
+}
+
+static void count_dropped(unsigned d) {
+  if (!handlers_running[d].counted) {
+    handlers_running[d].counted = 1;
+    atomic_fetch_add_explicit(&handler_overflows, 1, memory_order_relaxed);
+  }
+}
+
+/* Lets go of handler d, returned or left by a jump: the switches it held
+ * back. */
+static void handler_done(unsigned d) {
+  if (handlers_running[d].logged)
+    held_switches -= handlers_running[d].stopped ? 1 : 2;
+  else if (handlers_running[d].dropped && !handlers_running[d].counted &&
+           __pisa_buf.cursor != scratch_buffer)
+    count_dropped(d);
+  handlers_running[d].logged = handlers_running[d].dropped = 0;
+}
+
+PISA_HIDDEN void pisa_handler_enter(int sig, int nodefer, void *frame) {
+  sigset_t saved_mask;
+  pisa_signals_block(&saved_mask);
+  unsigned d = handler_depth++;
+  if (d < PISA_MAX_HANDLER_DEPTH) {
+    struct handler_level *h = &handlers_running[d];
+    *h = (struct handler_level){.sig = sig,
+                                .nodefer = nodefer,
+                                .frame = frame,
+                                .cursor = __pisa_buf.cursor,
+                                .limit = __pisa_buf.limit};
+    struct thread_slot *s = self ? slot_of(self) : NULL;
+    uint64_t *limit, *chunk = NULL;
+    if (s && in_buffer(&s->t, h->cursor) && log_room(s, 3))
+      chunk = take_chunk(s, s->reserve_next, 0, &limit);
+    if (chunk) {
+      h->logged = 1;
+      held_switches += 2;
+      move_cursor(s, 1, h->cursor, chunk, chunk, limit);
+    } else {
+      h->dropped = 1;
+      move_cursor(s, 0, NULL, NULL, scratch_buffer,
+                  scratch_buffer + PISA_HANDLER_CHUNK_WORDS);
+    }
+  }
+  pisa_signals_restore(&saved_mask);
+}
+
+/* Handler entries at or below `frame` on the stack (deeper handlers left
+ * by a jump, then the one returning) are let go of. */
+PISA_HIDDEN void pisa_handler_leave(void *frame) {
+  sigset_t saved_mask;
+  pisa_signals_block(&saved_mask);
+  while (handler_depth) {
+    unsigned d = --handler_depth;
+    if (d >= PISA_MAX_HANDLER_DEPTH)
+      continue;
+    struct handler_level *h = &handlers_running[d];
+    if ((char *)frame < h->frame) { /* an outer one: not ours after all */
+      handler_depth++;
+      break;
+    }
+    int ours = h->frame == frame, logged = h->logged;
+    handler_done(d);
+    if (!ours)
+      continue;
+    struct thread_slot *s = self ? slot_of(self) : NULL;
+    /* Back in the program with records to decode: its next block refills
+     * (and decodes them) before the reserve fills up. */
+    uint64_t *limit = logged && !d ? h->cursor : h->limit;
+    move_cursor(s, logged, __pisa_buf.cursor, h->cursor, h->cursor, limit);
+    break;
+  }
+  pisa_signals_restore(&saved_mask);
 }
 
 /* Whether a program's handler runs below this frame: one entered, its
  * signal still blocked (mask: the thread's mask before the refill blocked
- * everything) and its frame above this one.  A handler left by siglongjmp
- * unblocks its signal; one left by longjmp on the same stack leaves frames
- * above it: such stale entries are dropped. */
-static int in_handler(const sigset_t *mask) {
+ * everything) unless the handler leaves it unblocked, and its frame above
+ * this one.  A handler left by siglongjmp unblocks its signal; one left by
+ * longjmp on the same stack leaves frames above it: such stale entries are
+ * let go of (the records written on after the jump stay where they are,
+ * in order; a refill outside any handler then decodes them). */
+static unsigned in_handler(const sigset_t *mask) {
   char *here = __builtin_frame_address(0);
   unsigned n = handler_depth < PISA_MAX_HANDLER_DEPTH ? handler_depth
                                                       : PISA_MAX_HANDLER_DEPTH;
-  while (n && !(sigismember(mask, handlers_running[n - 1].sig) == 1 &&
+  unsigned tracked = n;
+  while (n && !((handlers_running[n - 1].nodefer ||
+                 sigismember(mask, handlers_running[n - 1].sig) == 1) &&
                 here < handlers_running[n - 1].frame))
-    n--;
-  if (handler_depth <= PISA_MAX_HANDLER_DEPTH)
+    handler_done(--n);
+  /* Untracked deeper ones go with the innermost tracked one. */
+  if (n < tracked || handler_depth <= PISA_MAX_HANDLER_DEPTH)
     handler_depth = n;
-  return n > 0;
+  return n;
 }
 
-/* A refill inside a handler (which may have interrupted malloc): no lock,
- * no decoding, no allocation.  The records go on into the reserve above
- * the limit, in order, a chunk at a time; the first block of the program
- * after the handler returns refills outside it (pisa_handler_leave) and
- * decodes them.  When even the reserve is full its records are overwritten
- * from its start (they are dropped, and the result marked incomplete):
- * the cursor never leaves the buffer, which the interrupted code may be
- * writing to.  NULL without a buffer yet. */
-#define PISA_HANDLER_CHUNK_WORDS 1024
-static uint64_t *handler_refill(struct pisa_thread *t, uint64_t words) {
-  uint64_t *cursor = __pisa_buf.cursor,
-           *end = t ? t->buffer + t->buffer_words : NULL;
-  if (!t || !t->buffer || cursor < t->buffer || cursor > end) {
-    atomic_fetch_add_explicit(&handler_overflows, 1, memory_order_relaxed);
-    return NULL;
+/* A refill inside a handler (d: the innermost).  A logged handler gets
+ * the next chunk, or, the reserve or the log full, stops there: its
+ * records are dropped from then on.  A dropped one fills a chunk of the
+ * scratch buffer again. */
+static uint64_t *handler_refill(unsigned d, uint64_t words) {
+  struct handler_level *h = &handlers_running[d];
+  struct thread_slot *s = self ? slot_of(self) : NULL;
+  uint64_t *cursor = __pisa_buf.cursor, *limit, *chunk = NULL;
+  if (h->logged && !h->stopped && __pisa_buf.limit == s->reserve_next &&
+      (chunk = take_chunk(s, cursor, words, &limit))) {
+    /* Its chunk is the reserve's last: it goes on in place. */
+    __pisa_buf.limit = limit;
+    return cursor;
   }
-  if (words > (uint64_t)(end - cursor)) {
-    atomic_fetch_add_explicit(&handler_overflows, 1, memory_order_relaxed);
-    cursor = t->buffer + t->buffer_words / PISA_BUFFER_PARTS;
-    if (words > (uint64_t)(end - cursor))
-      return NULL;
+  if (h->logged && !h->stopped && log_room(s, 1))
+    chunk = take_chunk(s, s->reserve_next, words, &limit);
+  if (chunk) {
+    move_cursor(s, 1, cursor, chunk, chunk, limit);
+    return chunk;
   }
-  uint64_t chunk =
+  count_dropped(d);
+  int stop = h->logged && !h->stopped;
+  if (stop) {
+    h->stopped = 1;
+    held_switches--;
+  }
+  uint64_t words_there =
       words > PISA_HANDLER_CHUNK_WORDS ? words : PISA_HANDLER_CHUNK_WORDS;
-  __pisa_buf.cursor = cursor;
-  __pisa_buf.limit = chunk < (uint64_t)(end - cursor) ? cursor + chunk : end;
-  return cursor;
+  move_cursor(s, stop, cursor, NULL, scratch_buffer,
+              scratch_buffer + words_there);
+  return scratch_buffer;
 }
 
 PISA_HIDDEN uint64_t pisa_handler_overflows(void) {
@@ -346,15 +563,20 @@ PISA_HIDDEN uint64_t pisa_handler_overflows(void) {
  * signal handlers: it runs with signals blocked, so a handler's records
  * never arrive while this thread decodes (holding its lock, maybe inside
  * malloc); they wait until it is done.  A handler that interrupted the
- * program elsewhere (maybe inside malloc) fills the reserve instead. */
+ * program elsewhere (maybe inside malloc) writes its run in the reserve
+ * and comes here only when that is full. */
 __attribute__((visibility("default"))) uint64_t *
 __pisa_buffer_refill(uint64_t words) {
   int saved_errno = errno;
   sigset_t saved_mask;
   pisa_signals_block(&saved_mask);
   uint64_t *start;
-  if (in_handler(&saved_mask)) {
-    start = handler_refill(self, words);
+  unsigned depth = in_handler(&saved_mask);
+  if (depth && depth <= PISA_MAX_HANDLER_DEPTH &&
+      words <= sizeof scratch_buffer / sizeof *scratch_buffer) {
+    start = handler_refill(depth - 1, words);
+  } else if (depth) {
+    start = NULL;
   } else {
     struct pisa_thread *t = self ? self : thread_create();
     start = t ? refill_own(slot_of(t), words) : NULL;
@@ -374,7 +596,7 @@ PISA_HIDDEN void pisa_deep_region_marker(const char *name, int end) {
   uint32_t region = name ? pisa_region_id(name) : UINT32_MAX;
   if (region != UINT32_MAX) {
     uint64_t *cur = __pisa_buf.cursor;
-    if (!cur || cur == __pisa_buf.limit)
+    if (!cur || cur >= __pisa_buf.limit)
       cur = __pisa_buffer_refill(1);
     *cur = PISA_REC_BLOCK | PISA_REC_REGION | (uint64_t)region << 1 |
            (uint64_t)(end != 0);
@@ -392,10 +614,11 @@ static void thread_exit(void *arg) {
   pthread_mutex_lock(&s->lock);
   drain_locked(s, 1);
   s->t.exited = 1;
-  free(s->t.buffer);
+  uint64_t *buffer = s->t.buffer; /* freed once no handler can see it */
   s->t.buffer = s->decoded = NULL;
   s->t.buffer_words = 0;
   __pisa_buf.cursor = __pisa_buf.limit = NULL;
+  free(buffer);
   pthread_mutex_unlock(&s->lock);
   pisa_signals_restore(&saved_mask);
 }
@@ -416,6 +639,13 @@ PISA_HIDDEN void pisa_threads_after_fork(void) {
   size_t words = t->buffer_words;
   pisa_thread_free_metrics(t);
   memset(s, 0, sizeof *s);
+  /* Forked inside a handler: its records and the switches it held back
+   * belong to the parent; it returns to the child's empty buffer. */
+  held_switches = 0;
+  for (unsigned d = 0; d < handler_depth && d < PISA_MAX_HANDLER_DEPTH; d++) {
+    handlers_running[d].logged = handlers_running[d].stopped = 0;
+    handlers_running[d].cursor = handlers_running[d].limit = buffer;
+  }
   t->buffer = buffer;
   t->buffer_words = words;
   slot_init(s);

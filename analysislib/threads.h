@@ -37,12 +37,16 @@ PISA_HIDDEN uint32_t pisa_new_creation_number(void);
 PISA_HIDDEN void pisa_thread_started(uint32_t creation);
 /* For handlers.c, the sigaction wrapper of the shared runtime: one of the
  * program's handlers of signal `sig` starts on this thread (its trampoline
- * frame at `frame`), or returns.  While it runs, the buffer refill never
- * decodes or allocates: the handler may have interrupted malloc. */
-PISA_HIDDEN void pisa_handler_enter(int sig, void *frame);
-PISA_HIDDEN void pisa_handler_leave(void);
-/* How many times a handler's records were dropped (the reserve was full,
- * or the thread had no buffer yet): the result is then incomplete. */
+ * frame at `frame`; `nodefer`: the signal is not blocked while it runs),
+ * or returns (the trampoline's frame again).  Its records go to chunks of
+ * the buffer's reserve, decoded where it interrupted the program; while it
+ * runs, the buffer refill never decodes or allocates: the handler may have
+ * interrupted malloc. */
+PISA_HIDDEN void pisa_handler_enter(int sig, int nodefer, void *frame);
+PISA_HIDDEN void pisa_handler_leave(void *frame);
+/* How many handlers' records were dropped, in part or whole (the reserve
+ * or the log of cursor moves was full, the thread had no buffer yet, or
+ * the handler interrupted a dropped one): the result is then incomplete. */
 PISA_HIDDEN uint64_t pisa_handler_overflows(void);
 
 #endif
