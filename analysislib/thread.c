@@ -71,15 +71,16 @@ static uint64_t scratch_buffer[UINT64_C(1) << 16];
 /* The program's signal handlers running on this thread, innermost last
  * (handlers.c): the signal, the trampoline's frame, whether the signal is
  * left unblocked in its handler (SA_NODEFER), the cursor and limit it
- * interrupted, and what became of its records: logged (in chunks of the
- * reserve; `stopped`: dropped from when they filled it), dropped (in the
- * scratch buffer), and whether a drop was counted. */
+ * interrupted, and what became of its records: pending (none written yet:
+ * its first write takes a chunk), logged (in chunks of the reserve;
+ * `stopped`: dropped from when they filled it), dropped (in the scratch
+ * buffer), and whether a drop was counted. */
 #define PISA_MAX_HANDLER_DEPTH 8
 struct handler_level {
   int sig, nodefer;
   char *frame;
   uint64_t *cursor, *limit;
-  unsigned logged : 1, stopped : 1, dropped : 1, counted : 1;
+  unsigned pending : 1, logged : 1, stopped : 1, dropped : 1, counted : 1;
 };
 static __thread struct handler_level handlers_running[PISA_MAX_HANDLER_DEPTH];
 static __thread unsigned handler_depth;
@@ -369,8 +370,10 @@ static uint64_t *refill_own(struct thread_slot *s, uint64_t words) {
 /* Signal handlers.  A program's handler may interrupt one of its blocks
  * after the block took the cursor and before it published the words it
  * wrote there, and it may interrupt malloc.  So a handler writes its
- * records to chunks of the reserve: on entry the cursor moves to a free
- * chunk, on return it comes back to the place the handler interrupted.
+ * records to chunks of the reserve: at its first write the cursor moves
+ * to a free chunk (entry lowers the limit to the cursor, so that the
+ * first write refills), on return it comes back to the place the handler
+ * interrupted.
  * Each move is logged (the thread's switches), so that a drain decodes
  * the pieces in the order they were written: the handler's records where
  * it interrupted the program (as if it had run between two blocks), a
@@ -441,7 +444,8 @@ static void handler_done(unsigned d) {
   else if (handlers_running[d].dropped && !handlers_running[d].counted &&
            __pisa_buf.cursor != scratch_buffer)
     count_dropped(d);
-  handlers_running[d].logged = handlers_running[d].dropped = 0;
+  handlers_running[d].pending = handlers_running[d].logged = 0;
+  handlers_running[d].dropped = 0;
 }
 
 PISA_HIDDEN void pisa_handler_enter(int sig, int nodefer, void *frame) {
@@ -456,13 +460,11 @@ PISA_HIDDEN void pisa_handler_enter(int sig, int nodefer, void *frame) {
                                 .cursor = __pisa_buf.cursor,
                                 .limit = __pisa_buf.limit};
     struct thread_slot *s = self ? slot_of(self) : NULL;
-    uint64_t *limit, *chunk = NULL;
-    if (s && in_buffer(&s->t, h->cursor) && log_room(s, 3))
-      chunk = take_chunk(s, s->reserve_next, 0, &limit);
-    if (chunk) {
-      h->logged = 1;
-      held_switches += 2;
-      move_cursor(s, 1, h->cursor, chunk, chunk, limit);
+    if (s && in_buffer(&s->t, h->cursor)) {
+      /* No room from the cursor on: its first write refills and takes a
+       * chunk (a handler that writes nothing takes none). */
+      h->pending = 1;
+      __pisa_buf.limit = h->cursor;
     } else {
       h->dropped = 1;
       move_cursor(s, 0, NULL, NULL, scratch_buffer,
@@ -530,6 +532,18 @@ static uint64_t *handler_refill(unsigned d, uint64_t words) {
   struct handler_level *h = &handlers_running[d];
   struct thread_slot *s = self ? slot_of(self) : NULL;
   uint64_t *cursor = __pisa_buf.cursor, *limit, *chunk = NULL;
+  if (h->pending) { /* its first write */
+    h->pending = 0;
+    if (s && log_room(s, 3))
+      chunk = take_chunk(s, s->reserve_next, words, &limit);
+    if (chunk) {
+      h->logged = 1;
+      held_switches += 2;
+      move_cursor(s, 1, h->cursor, chunk, chunk, limit);
+      return chunk;
+    }
+    h->dropped = 1;
+  }
   if (h->logged && !h->stopped && __pisa_buf.limit == s->reserve_next &&
       (chunk = take_chunk(s, cursor, words, &limit))) {
     /* Its chunk is the reserve's last: it goes on in place. */
