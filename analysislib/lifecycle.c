@@ -110,6 +110,8 @@ static void after_fork_child(void) {
   result_pid = getpid();
   pisa_watchdog_start(write_signal_result);
   pisa_threads_after_fork();
+  if (!pisa_counter_mode())
+    pisa_drainer_start();
   if (pisa_counter_mode()) {
     pisa_cthreads_after_fork();
     pisa_live_after_fork();
@@ -136,6 +138,8 @@ __attribute__((constructor(101))) static void pisa_start(void) {
     pisa_intervals_start();
   if (pisa_counter_mode())
     pisa_live_start();
+  else
+    pisa_drainer_start();
   pisa_snapshots_start();
 }
 

@@ -11,6 +11,7 @@
 #include "threads.h"
 #include "workers.h"
 
+#include <semaphore.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -31,7 +32,7 @@ __attribute__((
 struct cursor_switch {
   uint64_t *at, *to;
 };
-#define PISA_SWITCHES 256
+#define PISA_SWITCHES 1024
 
 /* A thread's state and what only this file needs: the lock that the owner
  * (refill, exit) and the exit-time writer take around decoding, and the
@@ -50,6 +51,7 @@ struct thread_slot {
   unsigned switches_head, switches_tail; /* atomic: taken / logged */
   unsigned switch_seq;    /* atomic: odd while the owner moves its cursor */
   uint64_t *reserve_next; /* the reserve's first free chunk (owner only) */
+  int drain_asked;        /* atomic: its handlers asked the drainer */
 };
 
 static __thread struct pisa_thread *self;
@@ -448,6 +450,62 @@ static void handler_done(unsigned d) {
   handlers_running[d].dropped = 0;
 }
 
+/* The drainer: a thread of the runtime that decodes, at its handlers'
+ * request, a thread whose reserve or log is a quarter full, for a thread
+ * that may not refill for long (waiting in pthread_join, read, poll) while
+ * its handlers run often.  The handler's next first write then finds every
+ * piece decoded and takes the reserve again from its start. */
+static sem_t drain_requests;
+static int drainer_running; /* atomic */
+
+static void ask_drainer(struct thread_slot *s) {
+  uint64_t *reserve = reserve_of(&s->t);
+  size_t room = s->t.buffer_words - (size_t)(reserve - s->t.buffer),
+         logged = s->switches_tail -
+                  __atomic_load_n(&s->switches_head, __ATOMIC_ACQUIRE);
+  if (__atomic_load_n(&drainer_running, __ATOMIC_ACQUIRE) &&
+      ((size_t)(s->reserve_next - reserve) > room / 4 ||
+       logged > PISA_SWITCHES / 4) &&
+      !__atomic_exchange_n(&s->drain_asked, 1, __ATOMIC_ACQ_REL))
+    sem_post(&drain_requests); /* async-signal-safe */
+}
+
+static void *drainer(void *arg) {
+  (void)arg;
+  for (;;) {
+    while (sem_wait(&drain_requests) != 0)
+      ;
+    pisa_threads_lock();
+    for (struct pisa_thread *t = threads_head; t; t = t->next) {
+      struct thread_slot *s = slot_of(t);
+      if (__atomic_exchange_n(&s->drain_asked, 0, __ATOMIC_ACQ_REL)) {
+        /* Decoded words are not read again: the analysis of them need not
+         * be waited for.  Again while the thread's handlers logged more
+         * meanwhile (a few times): a handler takes the reserve from its
+         * start only when every piece logged was decoded. */
+        pthread_mutex_lock(&s->lock);
+        for (int pass = 0; pass < 8; pass++) {
+          drain_locked(s, 0);
+          if (s->switches_head ==
+              __atomic_load_n(&s->switches_tail, __ATOMIC_ACQUIRE))
+            break;
+        }
+        pthread_mutex_unlock(&s->lock);
+      }
+    }
+    pisa_threads_unlock();
+  }
+  return NULL;
+}
+
+PISA_HIDDEN void pisa_drainer_start(void) {
+  __atomic_store_n(&drainer_running, 0, __ATOMIC_RELEASE);
+  if (sem_init(&drain_requests, 0, 0) != 0)
+    return;
+  pisa_runtime_thread(drainer, "the reserve drainer");
+  __atomic_store_n(&drainer_running, 1, __ATOMIC_RELEASE);
+}
+
 PISA_HIDDEN void pisa_handler_enter(int sig, int nodefer, void *frame) {
   sigset_t saved_mask;
   pisa_signals_block(&saved_mask);
@@ -497,6 +555,8 @@ PISA_HIDDEN void pisa_handler_leave(void *frame) {
      * (and decodes them) before the reserve fills up. */
     uint64_t *limit = logged && !d ? h->cursor : h->limit;
     move_cursor(s, logged, __pisa_buf.cursor, h->cursor, h->cursor, limit);
+    if (logged && !d)
+      ask_drainer(s);
     break;
   }
   pisa_signals_restore(&saved_mask);
@@ -534,6 +594,12 @@ static uint64_t *handler_refill(unsigned d, uint64_t words) {
   uint64_t *cursor = __pisa_buf.cursor, *limit, *chunk = NULL;
   if (h->pending) { /* its first write */
     h->pending = 0;
+    if (s && !d && h->cursor < reserve_of(&s->t) &&
+        __atomic_load_n(&s->switches_head, __ATOMIC_ACQUIRE) ==
+            s->switches_tail)
+      /* The program is in its own part and every piece logged was decoded
+       * (by the drainer): the reserve is free again. */
+      s->reserve_next = reserve_of(&s->t);
     if (s && log_room(s, 3))
       chunk = take_chunk(s, s->reserve_next, words, &limit);
     if (chunk) {

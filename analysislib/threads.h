@@ -44,6 +44,10 @@ PISA_HIDDEN void pisa_thread_started(uint32_t creation);
  * interrupted malloc. */
 PISA_HIDDEN void pisa_handler_enter(int sig, int nodefer, void *frame);
 PISA_HIDDEN void pisa_handler_leave(void *frame);
+/* Starts the thread that decodes, when their handlers ask, the threads
+ * whose handlers' reserve or log is a quarter full (at start-up and in a
+ * fork child). */
+PISA_HIDDEN void pisa_drainer_start(void);
 /* How many handlers' records were dropped, in part or whole (the reserve
  * or the log of cursor moves was full, the thread had no buffer yet, or
  * the handler interrupted a dropped one): the result is then incomplete. */

@@ -16,6 +16,13 @@
 //   interrupting a streaming loop and each other's handlers in the middle
 //   of their blocks.  Before the reserve's chunks, a handler wrote at the
 //   interrupted block's cursor, and both it and the block lost records.
+// - wait: a SIGALRM timer (10 ms) whose signals land on the main thread
+//   while it waits in pthread_join for 3 s (the other thread blocks
+//   SIGALRM and sleeps): about 300 calls of about 1030 record words, six
+//   times what the reserve holds, on a thread that never refills.  The
+//   runtime's drainer decodes the thread when its handlers' reserve or log is
+//   half full, and the next handler takes the reserve again from its start.
+//   Before the drainer, the reserve filled and later calls lost their records.
 // - flood: one handler call storing 40000 words, about 80000 record words,
 //   more than the reserve holds (49152): its records are dropped from
 //   where it filled up, the runtime says so, the result is marked
@@ -23,14 +30,14 @@
 // The handlers of jump, nest and nodefer run from raise(), between two of
 // the program's blocks, where the earlier runtime also counted them
 // exactly; async is the case it did not.
-// RUN: %pisa-cc -O1 -o %t %s
-// RUN: sh -c 'for m in jump nest nodefer async; do \
+// RUN: %pisa-cc -O1 -o %t %s -lpthread
+// RUN: sh -c 'for m in jump nest nodefer async wait; do \
 // RUN:   timeout -s KILL 60 %pisa-char -q --force -o %t.$m.json \
 // RUN:   %t $m > %t.$m.out || exit 1; done'
 // RUN: %validate %t.jump.json %t.async.json
 // RUN: %python %S/Inputs/signal-counts.py %t.jump.json %t.jump.out \
 // RUN:   %t.nest.json %t.nest.out %t.nodefer.json %t.nodefer.out \
-// RUN:   %t.async.json %t.async.out
+// RUN:   %t.async.json %t.async.out %t.wait.json %t.wait.out
 // RUN: grep -q "^count on_prof [1-9]" %t.async.out
 // RUN: %pisa-char -q --force -o %t.flood.json %t flood 2> %t.flood.err \
 // RUN:   | FileCheck %s --check-prefix=FLOOD
@@ -41,11 +48,13 @@
 // RUN:   "fn('main')['memory_accesses']['loads'] == 1"
 // FLOOD: count install 1 0 2
 // LOST: pisa-char runtime: instrumented signal handlers lost records in 1 calls
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 
 #define ROUNDS 1000
 
@@ -113,6 +122,19 @@ static void on_flood(int sig) {
     flood[i] = i;
 }
 
+/* wait: the other thread, which keeps SIGALRM off itself and sleeps. */
+static void *sleeper(void *arg) {
+  (void)arg;
+  sigset_t alarm;
+  sigemptyset(&alarm);
+  sigaddset(&alarm, SIGALRM);
+  pthread_sigmask(SIG_BLOCK, &alarm, NULL);
+  struct timespec pause = {0, 10 * 1000 * 1000};
+  for (int i = 0; i < 300; i++)
+    nanosleep(&pause, NULL);
+  return NULL;
+}
+
 /* Two stores a call: sa_handler and sa_flags (memset clears sa first).
  * Not inlined: its stores stay its own. */
 __attribute__((noinline)) static void install(int sig, void (*handler)(int),
@@ -178,6 +200,33 @@ static void run_async(void) {
   printf("count run_async 1 %d %d\n", 16 * 65536 + 2, 16 * 65536);
 }
 
+/* wait: 512 + 1 loads and stores a call. */
+static volatile long pages[512];
+static volatile sig_atomic_t waits;
+
+static void on_wait(int sig) {
+  (void)sig;
+  for (int i = 0; i < 512; i++)
+    pages[i] += 1;
+  waits = waits + 1;
+}
+
+/* The main thread waits in pthread_join while on_wait runs every 10 ms on
+ * it; two loads: the other thread's id (pthread_create stored it) and the
+ * counter at the end. */
+static void run_wait(void) {
+  install(SIGALRM, on_wait, 0);
+  struct itimerval every = {{0, 10000}, {0, 10000}}, off = {{0, 0}, {0, 0}};
+  pthread_t other;
+  pthread_create(&other, NULL, sleeper, NULL);
+  setitimer(ITIMER_REAL, &every, NULL);
+  pthread_join(other, NULL);
+  setitimer(ITIMER_REAL, &off, NULL);
+  int w = waits;
+  printf("count install 1 0 2\ncount on_wait %d 513 513\n", w);
+  printf("count run_wait 1 2 0\n");
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "jump";
   if (!strcmp(mode, "jump")) {
@@ -188,6 +237,8 @@ int main(int argc, char **argv) {
     printf("count install 1 0 2\n");
   } else if (!strcmp(mode, "async")) {
     run_async();
+  } else if (!strcmp(mode, "wait")) {
+    run_wait();
   } else {
     run_nest(!strcmp(mode, "nodefer"));
   }
