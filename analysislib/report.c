@@ -416,7 +416,9 @@ static size_t thread_count(void) {
   return n;
 }
 
-static json_object *build_result(int complete, int signal, int last) {
+/* warn: say on stderr what the result lost (not for snapshots: the final
+ * result says it once). */
+static json_object *build_result(int complete, int signal, int last, int warn) {
   uint32_t n_blocks = pisa_block_count(), n_functions = pisa_function_count();
   pisa_aggregate_begin(n_blocks, n_functions);
   struct aggregate totals;
@@ -498,7 +500,7 @@ static json_object *build_result(int complete, int signal, int last) {
   pisa_source_counts_free(&all);
   pisa_aggregate_free(&totals);
   pisa_aggregate_end();
-  if (dropped)
+  if (dropped && warn)
     fprintf(stderr,
             "pisa-char runtime: warning: %llu record words could not "
             "be attributed to an instruction (signal handlers or "
@@ -507,9 +509,10 @@ static json_object *build_result(int complete, int signal, int last) {
   return doc;
 }
 
-static int write_result(int complete, int signal, int last, const char *stem) {
+static int write_result(int complete, int signal, int last, int warn,
+                        const char *stem) {
   uint64_t overflows = pisa_handler_overflows();
-  if (overflows)
+  if (overflows && warn)
     fprintf(stderr,
             "pisa-char runtime: instrumented signal handlers lost records "
             "in %llu calls (the buffer's reserve for them, or its log, was "
@@ -517,15 +520,19 @@ static int write_result(int complete, int signal, int last, const char *stem) {
             (unsigned long long)overflows);
   /* "intervals" last, streamed (deep_intervals.h), when the run kept them */
   return pisa_write_raw_streamed(
-      build_result(complete && !overflows, signal, last), stem, "intervals",
-      pisa_intervals_on() ? write_intervals : NULL);
+      build_result(complete && !overflows, signal, last, warn), stem,
+      "intervals", pisa_intervals_on() ? write_intervals : NULL);
 }
 
 PISA_HIDDEN int pisa_write_result(int complete, int signal, const char *stem) {
-  return write_result(complete, signal, 0, stem);
+  return write_result(complete, signal, 0, 1, stem);
+}
+
+PISA_HIDDEN int pisa_write_snapshot(const char *stem) {
+  return write_result(0, 0, 0, 0, stem);
 }
 
 PISA_HIDDEN int pisa_write_last_result(int complete, int signal,
                                        const char *stem) {
-  return write_result(complete, signal, 1, stem);
+  return write_result(complete, signal, 1, 1, stem);
 }

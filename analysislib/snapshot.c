@@ -79,7 +79,7 @@ static int memory_short(void) {
 static void deep_snapshot(void) {
   uint64_t before = resident_bytes();
   pisa_threads_hold();
-  pisa_write_result(0, 0, PISA_SNAPSHOT_STEM);
+  pisa_write_snapshot(PISA_SNAPSHOT_STEM);
   pisa_threads_release();
   uint64_t after = resident_bytes();
   last_snapshot_bytes = after > before ? after - before : 0;

@@ -65,6 +65,7 @@ static uint32_t next_creation = 1;
 static __thread uint32_t creation_plus1; /* pisa_thread_started */
 static int threads_frozen;               /* under threads_lock */
 static pthread_key_t exit_key;
+static struct pisa_thread *abandoned_threads; /* pisa_threads_after_fork */
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 /* Where records go when no memory is left: written, never read. */
@@ -551,10 +552,11 @@ PISA_HIDDEN void pisa_handler_leave(void *frame) {
     if (!ours)
       continue;
     struct thread_slot *s = self ? slot_of(self) : NULL;
-    /* Back in the program with records to decode: its next block refills
-     * (and decodes them) before the reserve fills up. */
-    uint64_t *limit = logged && !d ? h->cursor : h->limit;
-    move_cursor(s, logged, __pisa_buf.cursor, h->cursor, h->cursor, limit);
+    /* The writer it interrupted goes on as before: its records are decoded
+     * at its next refill, or by the drainer when they fill a quarter of
+     * the reserve (a refill at every return would decode a few words at a
+     * time, dearer than the handler's period at a fast timer). */
+    move_cursor(s, logged, __pisa_buf.cursor, h->cursor, h->cursor, h->limit);
     if (logged && !d)
       ask_drainer(s);
     break;
@@ -708,6 +710,16 @@ static void thread_exit(void *arg) {
 PISA_HIDDEN void pisa_threads_after_fork(void) {
   pthread_mutex_init(&threads_lock, NULL);
   pisa_workers_after_fork();
+  /* The other threads' slots stay as they are (another thread may have
+   * been updating one at the fork) and reachable (their memory is the
+   * parent's, copy on write); nothing reads them again. */
+  for (struct pisa_thread *o = threads_head, *next; o; o = next) {
+    next = o->next;
+    if (o != self) {
+      o->next = abandoned_threads;
+      abandoned_threads = o;
+    }
+  }
   threads_head = NULL;
   threads_tail = &threads_head;
   threads_frozen = 0;
