@@ -109,6 +109,10 @@ static uint64_t *reserve_of(const struct pisa_thread *t) {
   return t->buffer ? t->buffer + t->buffer_words / PISA_BUFFER_PARTS : NULL;
 }
 
+static uint64_t *buffer_end(const struct pisa_thread *t) {
+  return t->buffer + t->buffer_words;
+}
+
 PISA_HIDDEN struct pisa_thread *pisa_thread_self(void) { return self; }
 PISA_HIDDEN struct pisa_thread *pisa_thread_list(void) { return threads_head; }
 PISA_HIDDEN void pisa_threads_lock(void) { pthread_mutex_lock(&threads_lock); }
@@ -202,13 +206,13 @@ static void reserve_reset(struct thread_slot *s) {
 
 /* Whether a cursor is in the thread's buffer (not the scratch buffer). */
 static int in_buffer(const struct pisa_thread *t, const uint64_t *p) {
-  return t->buffer && p >= t->buffer && p <= t->buffer + t->buffer_words;
+  return t->buffer && p >= t->buffer && p <= buffer_end(t);
 }
 
 /* Decodes [from, to), a piece of the thread's buffer. */
 static void decode_span(struct thread_slot *s, const uint64_t *from,
                         const uint64_t *to) {
-  if (from && in_buffer(&s->t, from) && in_buffer(&s->t, to) && to > from &&
+  if (in_buffer(&s->t, from) && in_buffer(&s->t, to) && to > from &&
       pisa_config.active && !s->frozen && !pisa_memory_exhausted()) {
     pisa_decode(&s->t, from, (size_t)(to - from));
     pisa_status_events((size_t)(to - from));
@@ -394,13 +398,16 @@ static uint64_t *refill_own(struct thread_slot *s, uint64_t words) {
  * outside any handler and decodes the reserve within a chunk), and its
  * limit; NULL when the reserve is full. */
 #define PISA_HANDLER_CHUNK_WORDS 256
+static uint64_t chunk_words(uint64_t words) {
+  return words > PISA_HANDLER_CHUNK_WORDS ? words : PISA_HANDLER_CHUNK_WORDS;
+}
+
 static uint64_t *take_chunk(struct thread_slot *s, uint64_t *from,
                             uint64_t words, uint64_t **limit) {
-  uint64_t *end = s->t.buffer + s->t.buffer_words;
+  uint64_t *end = buffer_end(&s->t);
   if (buffer_moving || !from || words > (uint64_t)(end - from))
     return NULL;
-  uint64_t chunk =
-      words > PISA_HANDLER_CHUNK_WORDS ? words : PISA_HANDLER_CHUNK_WORDS;
+  uint64_t chunk = chunk_words(words);
   *limit = chunk < (uint64_t)(end - from) ? from + chunk : end;
   s->reserve_next = *limit;
   return from;
@@ -461,7 +468,7 @@ static int drainer_running; /* atomic */
 
 static void ask_drainer(struct thread_slot *s) {
   uint64_t *reserve = reserve_of(&s->t);
-  size_t room = s->t.buffer_words - (size_t)(reserve - s->t.buffer),
+  size_t room = (size_t)(buffer_end(&s->t) - reserve),
          logged = s->switches_tail -
                   __atomic_load_n(&s->switches_head, __ATOMIC_ACQUIRE);
   if (__atomic_load_n(&drainer_running, __ATOMIC_ACQUIRE) &&
@@ -612,17 +619,18 @@ static uint64_t *handler_refill(unsigned d, uint64_t words) {
     }
     h->dropped = 1;
   }
-  if (h->logged && !h->stopped && __pisa_buf.limit == s->reserve_next &&
-      (chunk = take_chunk(s, cursor, words, &limit))) {
+  if (h->logged && !h->stopped) {
     /* Its chunk is the reserve's last: it goes on in place. */
-    __pisa_buf.limit = limit;
-    return cursor;
-  }
-  if (h->logged && !h->stopped && log_room(s, 1))
-    chunk = take_chunk(s, s->reserve_next, words, &limit);
-  if (chunk) {
-    move_cursor(s, 1, cursor, chunk, chunk, limit);
-    return chunk;
+    if (__pisa_buf.limit == s->reserve_next &&
+        take_chunk(s, cursor, words, &limit)) {
+      __pisa_buf.limit = limit;
+      return cursor;
+    }
+    if (log_room(s, 1) &&
+        (chunk = take_chunk(s, s->reserve_next, words, &limit))) {
+      move_cursor(s, 1, cursor, chunk, chunk, limit);
+      return chunk;
+    }
   }
   count_dropped(d);
   int stop = h->logged && !h->stopped;
@@ -630,10 +638,8 @@ static uint64_t *handler_refill(unsigned d, uint64_t words) {
     h->stopped = 1;
     held_switches--;
   }
-  uint64_t words_there =
-      words > PISA_HANDLER_CHUNK_WORDS ? words : PISA_HANDLER_CHUNK_WORDS;
   move_cursor(s, stop, cursor, NULL, scratch_buffer,
-              scratch_buffer + words_there);
+              scratch_buffer + chunk_words(words));
   return scratch_buffer;
 }
 
@@ -645,8 +651,8 @@ PISA_HIDDEN uint64_t pisa_handler_overflows(void) {
  * signal handlers: it runs with signals blocked, so a handler's records
  * never arrive while this thread decodes (holding its lock, maybe inside
  * malloc); they wait until it is done.  A handler that interrupted the
- * program elsewhere (maybe inside malloc) writes its run in the reserve
- * and comes here only when that is full. */
+ * program elsewhere (maybe inside malloc) comes here at its first write
+ * and at the end of each of its chunks of the reserve. */
 __attribute__((visibility("default"))) uint64_t *
 __pisa_buffer_refill(uint64_t words) {
   int saved_errno = errno;
