@@ -39,7 +39,7 @@ struct request {
   bool static_runtime; /* -static, -static-pie or --pisa-static-runtime */
   bool print_command;  /* --pisa-print-command */
   bool dropped_lto;    /* an -flto option was removed */
-  bool counter_mode;   /* --mode=counter */
+  const char *mode;    /* --mode: "deep", "counter" or "footprint" */
   bool mpi;            /* --pisa-mpi: add the MPI compiler's flags */
   const char *lang;    /* last -x value, NULL or "none" = by extension */
 };
@@ -162,6 +162,9 @@ static const char *const ModeNames[] = {
 #define PISA_MODE_NAME(Id, Name) Name,
     PISA_MODES(PISA_MODE_NAME)
 #undef PISA_MODE_NAME
+    /* a counter build that also keeps the footprint: run with --mode
+     * counter (docs/counter-mode.md) */
+    "footprint",
 };
 
 /* pisa-cc's own options, after --pisa- (mode also without it). */
@@ -189,8 +192,10 @@ static void usage(FILE *out) {
           "  --mode=MODE, --mode MODE\n"
           "                         instrumentation mode, %s: deep\n"
           "                         (every block and access; the default)\n"
-          "                         or counter (block counters and regions\n"
-          "                         of interest, a few percent overhead);\n"
+          "                         counter (block counters and regions\n"
+          "                         of interest, a few percent overhead)\n"
+          "                         or footprint (counter, and the exact\n"
+          "                         footprint of threads and functions);\n"
           "                         also spelt --pisa-mode\n"
           "  --pisa-static-runtime  link the static runtime (implied by\n"
           "                         -static)\n"
@@ -223,7 +228,7 @@ static void handle_mode(struct request *rq, const char *mode) {
   struct name_table modes = NAME_TABLE(ModeNames);
   for (size_t i = 0; i < modes.count; i++)
     if (!strcmp(mode, ModeNames[i])) {
-      rq->counter_mode = !strcmp(mode, "counter");
+      rq->mode = ModeNames[i];
       return;
     }
   const char *close = suggest_name(mode, modes);
@@ -362,10 +367,11 @@ static void add_compile_flags(struct command *cmd, const struct request *rq,
     const char *plugin =
         require_file(libdir, "/" PISA_PLUGIN_NAME, "pisa-char pass plugin");
     push(cmd, xasprintf("-fpass-plugin=%s", plugin));
-    if (rq->counter_mode) { /* loaded early so that -mllvm knows the option */
+    if (rq->mode && strcmp(rq->mode, "deep")) {
+      /* loaded early so that -mllvm knows the option */
       push(cmd, xasprintf("-fplugin=%s", plugin));
       push(cmd, "-mllvm");
-      push(cmd, "-pisa-mode=counter");
+      push(cmd, xasprintf("-pisa-mode=%s", rq->mode));
     }
     if (!rq->user_debug)
       push(cmd, "-gline-tables-only");

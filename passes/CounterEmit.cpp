@@ -48,6 +48,23 @@ Function *emitCounters(Module &M, const CounterRuntime &RT, uint32_t N) {
   return Addr;
 }
 
+/// A footprint build's thread-local tops, one per function, and the
+/// descriptor the functions pass to the runtime, in place of the
+/// placeholders.
+void emitFootprintTops(Module &M, const CounterRuntime &RT,
+                       GlobalVariable *ModVar, size_t NFunctions) {
+  auto *ArrTy =
+      ArrayType::get(PointerType::getUnqual(M.getContext()), NFunctions);
+  auto *Tops =
+      new GlobalVariable(M, ArrTy, false, GlobalValue::InternalLinkage,
+                         ConstantAggregateZero::get(ArrTy), "__pisa_fp_tops",
+                         nullptr, GlobalValue::GeneralDynamicTLSModel);
+  RT.FootprintTops->replaceAllUsesWith(Tops);
+  RT.FootprintTops->eraseFromParent();
+  RT.FootprintModule->replaceAllUsesWith(ModVar);
+  RT.FootprintModule->eraseFromParent();
+}
+
 std::vector<Constant *> functionRows(TableBuilder &TB, const CounterTables &T) {
   std::vector<Constant *> Rows;
   for (const CounterFunction &F : T.Functions)
@@ -106,7 +123,8 @@ void emitCounterTables(Module &M, const CounterRuntime &RT,
   auto *ModTy = StructType::get(TB.Ctx, Fields);
   Constant *Desc = ConstantStruct::get(
       ModTy,
-      {TB.i32(PISA_ABI_VERSION), TB.i32(PISA_MODE_COUNTER),
+      {TB.i32(PISA_ABI_VERSION),
+       TB.i32(RT.FootprintTops ? PISA_MODE_FOOTPRINT : PISA_MODE_COUNTER),
        TB.i32(T.Functions.size()), TB.i32(T.Sets.size()),
        TB.i32(T.Terms.size()), TB.i32(T.Instrs.size()), TB.i32(T.Calls.size()),
        TB.i32(T.Ids.N), TB.str(M.getSourceFileName()), TB.directory(),
@@ -117,6 +135,8 @@ void emitCounterTables(Module &M, const CounterRuntime &RT,
        TB.array(TB.PtrTy, Calls, "__pisa_counter_calls"),
        TB.u32Array(T.Ids.IncrementSets, "__pisa_counter_increments"), Addr});
   GlobalVariable *ModVar = TB.markedGlobal(Desc, CounterModuleVar);
+  if (RT.FootprintTops)
+    emitFootprintTops(M, RT, ModVar, T.Functions.size());
   // pisa-char tells a counter build from a deep one by this string.
   TB.markedGlobal(ConstantDataArray::getString(TB.Ctx, PISA_COUNTER_MARKER),
                   MarkerVar);

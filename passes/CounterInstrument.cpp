@@ -135,7 +135,7 @@ void CounterWriter::checkThread() {
 
 } // namespace
 
-CounterRuntime declareCounterRuntime(Module &M) {
+CounterRuntime declareCounterRuntime(Module &M, bool Footprint) {
   LLVMContext &Ctx = M.getContext();
   auto *Empty = ArrayType::get(Type::getInt64Ty(Ctx), 0);
   CounterRuntime RT;
@@ -147,6 +147,30 @@ CounterRuntime declareCounterRuntime(Module &M) {
       declareRuntimeTLS(M, Type::getInt8Ty(Ctx), PISA_TLS_COUNTER_THREAD);
   RT.ThreadStart =
       declareColdRuntimeFn(M, PISA_FN_COUNTER_THREAD, Type::getVoidTy(Ctx), {});
+  if (!Footprint)
+    return RT;
+  auto *Ptr = PointerType::getUnqual(Ctx);
+  auto *I64 = Type::getInt64Ty(Ctx);
+  auto *NoTops = ArrayType::get(Ptr, 0);
+  RT.FootprintTops = new GlobalVariable(
+      M, NoTops, false, GlobalValue::InternalLinkage,
+      ConstantAggregateZero::get(NoTops), "__pisa_fp_tops_tmp", nullptr,
+      GlobalValue::GeneralDynamicTLSModel);
+  RT.FootprintModule = new GlobalVariable(
+      M, Type::getInt8Ty(Ctx), true, GlobalValue::InternalLinkage,
+      ConstantInt::get(Type::getInt8Ty(Ctx), 0), "__pisa_fp_module_tmp");
+  RT.FootprintTop = declareColdRuntimeFn(M, PISA_FN_FP_TOP, Ptr,
+                                         {Ptr, Ptr, Type::getInt32Ty(Ctx)});
+  RT.FootprintChunk =
+      declareColdRuntimeFn(M, PISA_FN_FP_CHUNK, Ptr, {Ptr, I64});
+  RT.FootprintMark = M.getOrInsertFunction(
+      PISA_FN_FP_MARK,
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I64, I64}, false),
+      AttributeList().addFnAttribute(Ctx, Attribute::NoUnwind));
+  RT.FootprintStride = M.getOrInsertFunction(
+      PISA_FN_FP_STRIDE,
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I64, I64, I64, I64}, false),
+      AttributeList().addFnAttribute(Ctx, Attribute::NoUnwind));
   return RT;
 }
 

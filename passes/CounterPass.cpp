@@ -42,7 +42,7 @@ PreservedAnalyses PisaCounterPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (Targets.empty())
     return PreservedAnalyses::all();
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  CounterRuntime RT = declareCounterRuntime(M);
+  CounterRuntime RT = declareCounterRuntime(M, Opts.Footprint);
   CounterTables T;
   SmallPtrSet<Instruction *, 8> Artificial; // terminators of split blocks
   for (Function *F : Targets) {
@@ -57,9 +57,19 @@ PreservedAnalyses PisaCounterPass::run(Module &M, ModuleAnalysisManager &MAM) {
                   Opts,
                   T.Ids};
     Plan P = planCounters(C, Regions);
+    std::vector<SiteInfo> Sites;
+    if (Opts.Footprint)
+      Sites = footprintSites(*F);
     recordSets(*F, P, Artificial, T);
     instrumentCounters(*F, P, SE, RT, T);
     FAM.invalidate(*F, PreservedAnalyses::none());
+    if (Opts.Footprint && !Sites.empty()) {
+      instrumentFootprint(*F, RT, T.Functions.size() - 1, Sites,
+                          FAM.getResult<ScalarEvolutionAnalysis>(*F),
+                          FAM.getResult<LoopAnalysis>(*F),
+                          FAM.getResult<DominatorTreeAnalysis>(*F));
+      FAM.invalidate(*F, PreservedAnalyses::none());
+    }
   }
   emitCounterTables(M, RT, T);
   return PreservedAnalyses::none();

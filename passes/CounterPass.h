@@ -17,6 +17,9 @@ struct CounterOptions {
   bool Flow = true;
   /// Count counted loops' back edges at the preheader by their trip count.
   bool Hoist = true;
+  /// Footprint build: every access also marks its bytes in a shadow bitmap
+  /// (pisa-cc --mode=footprint, -pisa-mode=footprint).
+  bool Footprint = false;
 
   /// The defaults, overridden by -pisa-counter-flow and -pisa-counter-hoist.
   static CounterOptions fromCommandLine();

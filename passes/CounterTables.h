@@ -10,6 +10,7 @@
 #define PISA_COUNTER_TABLES_H
 
 #include "CounterPlan.h"
+#include "InstrInfo.h"
 #include "TableBuilder.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -50,15 +51,34 @@ struct CounterRuntime {
   llvm::GlobalVariable *Placeholder = nullptr;
   llvm::GlobalVariable *ThreadFlag = nullptr;
   llvm::FunctionCallee ThreadStart;
+  /// Footprint builds only (null otherwise): the placeholder of the
+  /// functions' thread-local tops, of the module's descriptor, and the
+  /// runtime's entry points (pisa/abi.h).
+  llvm::GlobalVariable *FootprintTops = nullptr;
+  llvm::GlobalVariable *FootprintModule = nullptr;
+  llvm::FunctionCallee FootprintTop, FootprintChunk, FootprintMark,
+      FootprintStride;
 };
 
-CounterRuntime declareCounterRuntime(llvm::Module &M);
+CounterRuntime declareCounterRuntime(llvm::Module &M, bool Footprint);
 
 /// Puts P's increments into F (after recordSets), the run-time byte counts
 /// of its memcpy, memset, gathers and scatters, and the new-thread check.
 void instrumentCounters(llvm::Function &F, const Plan &P,
                         llvm::ScalarEvolution &SE, const CounterRuntime &RT,
                         CounterTables &T);
+
+/// The access sites of F whose bytes a footprint build marks, taken before
+/// the counters add accesses of their own.
+std::vector<SiteInfo> footprintSites(llvm::Function &F);
+
+/// Marks the bytes each of Sites touches in the shadow of the (thread, F),
+/// F being the module's function Index (footprint builds); the analyses
+/// describe F as it is (after the counters went in).
+void instrumentFootprint(llvm::Function &F, const CounterRuntime &RT,
+                         uint32_t Index, const std::vector<SiteInfo> &Sites,
+                         llvm::ScalarEvolution &SE, llvm::LoopInfo &LI,
+                         llvm::DominatorTree &DT);
 
 /// Emits the thread-local counters in place of the placeholder, T, the
 /// descriptor (CounterModuleVar), the counter-mode marker string and the

@@ -16,23 +16,26 @@ using namespace llvm;
 
 static cl::opt<std::string>
     ClMode("pisa-mode",
-           cl::desc("instrumentation run by clang -fpass-plugin: deep or "
-                    "counter"),
+           cl::desc("instrumentation run by clang -fpass-plugin: deep, "
+                    "counter or footprint"),
            cl::Hidden, cl::init("deep"));
 
-/// Whether -mllvm -pisa-mode=counter was given (pisa-cc --mode=counter).
+/// Whether -mllvm -pisa-mode=counter or =footprint was given (pisa-cc
+/// --mode=counter or --mode=footprint).
 static bool counterModeSelected() {
-  if (ClMode == "counter")
+  if (ClMode == "counter" || ClMode == "footprint")
     return true;
   if (ClMode != "deep")
-    report_fatal_error("pisa: -pisa-mode must be deep or counter");
+    report_fatal_error("pisa: -pisa-mode must be deep, counter or footprint");
   return false;
 }
 
 static bool parsePipeline(StringRef Name, ModulePassManager &MPM,
                           ArrayRef<PassBuilder::PipelineElement>) {
-  if (Name == "pisa-counter") {
-    MPM.addPass(pisa::PisaCounterPass());
+  if (Name == "pisa-counter" || Name == "pisa-footprint") {
+    pisa::CounterOptions Opts = pisa::CounterOptions::fromCommandLine();
+    Opts.Footprint = Name == "pisa-footprint";
+    MPM.addPass(pisa::PisaCounterPass(Opts));
     return true;
   }
   if (Name != "pisa-deep")
@@ -43,9 +46,11 @@ static bool parsePipeline(StringRef Name, ModulePassManager &MPM,
 
 /// clang -fpass-plugin: instrument the optimised code, last.
 static void addOptimizerLast(ModulePassManager &MPM, OptimizationLevel) {
-  if (counterModeSelected())
-    MPM.addPass(pisa::PisaCounterPass());
-  else
+  if (counterModeSelected()) {
+    pisa::CounterOptions Opts = pisa::CounterOptions::fromCommandLine();
+    Opts.Footprint = ClMode == "footprint";
+    MPM.addPass(pisa::PisaCounterPass(Opts));
+  } else
     MPM.addPass(pisa::PisaDeepPass());
 }
 

@@ -28,6 +28,28 @@ PISA_HIDDEN extern struct pisa_cmodule pisa_cmodules[PISA_MAX_COUNTER_MODULES];
 PISA_HIDDEN uint32_t pisa_cmodule_count(void); /* acquire */
 PISA_HIDDEN uint32_t pisa_counter_total(void); /* counters of those modules */
 
+/* ---- footprint builds: counts (footprint.c) ---- */
+#define PISA_FP_LINE_SIZES 7 /* blocks of 8, 16, ..., 512 bytes */
+
+struct pisa_fp_count {
+  uint64_t bytes;
+  uint64_t blocks[PISA_FP_LINE_SIZES];
+};
+
+struct pisa_cthread;
+
+struct pisa_fp_scope { /* a thread's, or a function's, union */
+  struct pisa_cthread *thread;
+  uint32_t module, function;
+  struct pisa_fp_count count;
+};
+
+struct pisa_fp_result {
+  struct pisa_fp_count total, shared; /* shared: by two threads or more */
+  struct pisa_fp_scope *threads, *functions;
+  size_t n_threads, n_functions;
+};
+
 /* ---- threads (registry.c) ---- */
 struct pisa_open_region {
   uint32_t region;
@@ -72,6 +94,8 @@ struct pisa_cthread {
   int hw_opened;
   struct pisa_interval *intervals;
   size_t n_intervals, cap_intervals;
+  struct pisa_fp_count fp; /* footprint builds: counted at thread exit */
+  int fp_folded;
 };
 
 PISA_HIDDEN struct pisa_cthread *pisa_cthread_list(void);
@@ -103,6 +127,29 @@ PISA_HIDDEN void pisa_intervals_start(void);
 
 /* Executions of region `region` so far, every thread (region.c). */
 PISA_HIDDEN uint64_t pisa_counter_region_hits(uint32_t region);
+
+/* ---- footprint builds (footprint.c) ---- */
+/* 1 when every counter module is a footprint build, -1 when some are,
+ * 0 when none is. */
+PISA_HIDDEN int pisa_fp_build(void);
+/* Whether a shadow map or chunk could not be made (marks were lost). */
+PISA_HIDDEN int pisa_fp_lost(void);
+/* Counts every map of the threads' shadows into r (pisa_fp_result_free). */
+PISA_HIDDEN void pisa_fp_count(struct pisa_fp_result *r);
+PISA_HIDDEN void pisa_fp_result_free(struct pisa_fp_result *r);
+/* A thread's or a function's count in r, NULL when it has none. */
+PISA_HIDDEN const struct pisa_fp_count *
+pisa_fp_thread(const struct pisa_fp_result *r, const struct pisa_cthread *t);
+PISA_HIDDEN const struct pisa_fp_count *
+pisa_fp_function(const struct pisa_fp_result *r, uint32_t module,
+                 uint32_t function);
+/* In a fork child: the forking thread's shadows emptied, the others out. */
+PISA_HIDDEN void pisa_fp_after_fork(const struct pisa_cthread *self);
+/* At thread exit, the thread list locked: the thread's footprint counted
+ * (t->fp) and its shadows folded into those that outlive it. */
+PISA_HIDDEN void pisa_fp_thread_exit(struct pisa_cthread *t);
+/* At a module's unload: its thread-local slots are gone. */
+PISA_HIDDEN void pisa_fp_module_unloaded(uint32_t module);
 
 /* ---- result (report.c) ---- */
 /* A set's executions from the counters c (n words): sum(coeff * counter). */

@@ -8,6 +8,7 @@
 #include "counter.h"
 #include "exit_status.h"
 
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,8 +73,10 @@ PISA_HIDDEN void pisa_cthreads_after_fork(void) {
   threads_head = NULL;
   threads_tail = &threads_head;
   threads_created = 0;
-  if (!t)
+  if (!t) {
+    pisa_fp_after_fork(NULL);
     return;
+  }
   for (uint32_t i = 0; i < t->n_arrays; i++)
     if (t->arrays[i])
       memset(t->arrays[i], 0,
@@ -90,6 +93,7 @@ PISA_HIDDEN void pisa_cthreads_after_fork(void) {
   t->os_tid = (pid_t)syscall(SYS_gettid);
   *threads_tail = t;
   threads_tail = &t->next;
+  pisa_fp_after_fork(t);
 }
 
 static void thread_exit(void *arg);
@@ -185,9 +189,19 @@ PISA_HIDDEN void pisa_cthread_read(struct pisa_cthread *t, uint64_t *out,
   }
 }
 
-/* The thread's TLS goes away after this: keep a copy of its counters. */
+/* The thread's TLS goes away after this: keep a copy of its counters.
+ * Other keys' destructors may still run instrumented code on the thread
+ * (those of keys made after the runtime's run after it, in each round):
+ * the key is set again so that this runs in glibc's next to last round of
+ * destructors, and the thread stays one thread with one footprint.  Not
+ * the last: the sanitizers end their thread state there, with keys made
+ * before the runtime's (ThreadSanitizer then faults in this code). */
 static void thread_exit(void *arg) {
   struct pisa_cthread *t = arg;
+  static __thread unsigned round;
+  if (++round < PTHREAD_DESTRUCTOR_ITERATIONS - 1 &&
+      pthread_setspecific(exit_key, t) == 0)
+    return;
   uint32_t n = pisa_counter_total();
   sigset_t saved_mask;
   pisa_signals_block(&saved_mask);
@@ -200,6 +214,7 @@ static void thread_exit(void *arg) {
   }
   t->exited = 1;
   pisa_hw_close(t);
+  pisa_fp_thread_exit(t);
   pthread_mutex_unlock(&threads_lock);
   self = NULL;
   __pisa_counter_thread_on = 0;
@@ -368,6 +383,7 @@ __pisa_counter_unregister(const struct pisa_counter_module *m) {
     if (pisa_cmodules[i].table == m) {
       keep_counters(i, m->n_counters);
       pisa_cmodules[i].table = keep_table(m);
+      pisa_fp_module_unloaded(i);
     }
   pthread_mutex_unlock(&threads_lock);
   pthread_mutex_unlock(&modules_lock);

@@ -169,8 +169,42 @@ static uint64_t *read_thread(struct pisa_cthread *t, uint32_t n) {
   return c;
 }
 
+/* ---- footprint builds ---- */
+
+static const unsigned fp_line_sizes[PISA_FP_LINE_SIZES] = {8,   16,  32, 64,
+                                                           128, 256, 512};
+
+static json_object *fp_blocks_json(const struct pisa_fp_count *c) {
+  json_object *o = json_object_new_object();
+  for (unsigned k = 0; k < PISA_FP_LINE_SIZES; k++) {
+    char key[8];
+    snprintf(key, sizeof key, "%u", fp_line_sizes[k]);
+    json_object_object_add(o, key, json_object_new_uint64(c->blocks[k]));
+  }
+  return o;
+}
+
+/* A scope's "footprint" (docs/metrics.md), zero when it touched nothing. */
+static void fp_json(json_object *o, const struct pisa_fp_result *r,
+                    const struct pisa_fp_count *c) {
+  static const struct pisa_fp_count none;
+  if (!r)
+    return;
+  if (!c)
+    c = &none;
+  json_object *f = json_object_new_object();
+  json_object_object_add(f, "bytes", json_object_new_uint64(c->bytes));
+  json_object_object_add(f, "blocks", fp_blocks_json(c));
+  if (c == &r->total) {
+    json_object_object_add(f, "shared_bytes",
+                           json_object_new_uint64(r->shared.bytes));
+    json_object_object_add(f, "shared_blocks", fp_blocks_json(&r->shared));
+  }
+  json_object_object_add(o, "footprint", f);
+}
+
 static json_object *threads_json(struct snapshot *s, size_t n_threads,
-                                 uint32_t n) {
+                                 uint32_t n, const struct pisa_fp_result *fp) {
   json_object *threads = json_object_new_array();
   for (size_t i = 0; i < n_threads; i++) {
     struct counter_metrics a;
@@ -183,13 +217,15 @@ static json_object *threads_json(struct snapshot *s, size_t n_threads,
     json_object_object_add(o, "os_tid",
                            json_object_new_int64(s[i].thread->os_tid));
     metrics_json(o, &a);
+    fp_json(o, fp, fp ? pisa_fp_thread(fp, s[i].thread) : NULL);
     json_object_array_add(threads, o);
     metrics_free(&a);
   }
   return threads;
 }
 
-static json_object *functions_json(const uint64_t *total, uint32_t n) {
+static json_object *functions_json(const uint64_t *total, uint32_t n,
+                                   const struct pisa_fp_result *fp) {
   json_object *functions = json_object_new_array();
   uint32_t modules = pisa_cmodule_count();
   for (uint32_t i = 0; i < modules; i++) {
@@ -211,6 +247,7 @@ static json_object *functions_json(const uint64_t *total, uint32_t n) {
         json_object_object_add(o, "directory",
                                string_or_null(cm->table->directory));
         metrics_json(o, &a);
+        fp_json(o, fp, fp ? pisa_fp_function(fp, i, f) : NULL);
         json_object_array_add(functions, o);
       }
       metrics_free(&a);
@@ -527,9 +564,22 @@ static json_object *build_result(int complete, int signal) {
   n_threads = k;
   collect_instrumented();
 
+  struct pisa_fp_result fp_result, *fp = NULL;
+  int fp_build = pisa_fp_build();
+  if (fp_build > 0) {
+    pisa_fp_count(&fp_result);
+    fp = &fp_result;
+    complete = complete && !pisa_fp_lost() && !pisa_memory_exhausted();
+  } else if (fp_build < 0)
+    fprintf(stderr, "pisa-char runtime: warning: no footprint: some modules "
+                    "were built with --mode=counter, not --mode=footprint\n");
+
   json_object *doc = pisa_raw_document(complete, signal, "counter");
   json_object *config = json_object_new_object();
-  json_object_object_add(config, "metrics", json_object_new_array());
+  json_object *metrics = json_object_new_array();
+  if (fp)
+    json_object_array_add(metrics, json_object_new_string("footprint"));
+  json_object_object_add(config, "metrics", metrics);
   json_object_object_add(doc, "config", config);
   struct counter_metrics a;
   metrics_init(&a);
@@ -538,11 +588,12 @@ static json_object *build_result(int complete, int signal) {
   json_object_object_add(doc, "counter", counter_config_json(n, a.increments));
   json_object *totals = json_object_new_object();
   metrics_json(totals, &a);
+  fp_json(totals, fp, fp ? &fp->total : NULL);
   metrics_free(&a);
   json_object_object_add(doc, "totals", totals);
-  json_object_object_add(doc, "threads", threads_json(s, n_threads, n));
+  json_object_object_add(doc, "threads", threads_json(s, n_threads, n, fp));
   json_object_object_add(doc, "functions",
-                         total ? functions_json(total, n)
+                         total ? functions_json(total, n, fp)
                                : json_object_new_array());
   json_object_object_add(doc, "regions", regions_json(s, n_threads, n));
   if (pisa_counter_config.interval_ms)
@@ -558,6 +609,8 @@ static json_object *build_result(int complete, int signal) {
     free(s[i].counters);
   free(s);
   free(total);
+  if (fp)
+    pisa_fp_result_free(fp);
   pisa_names_free(&instrumented);
   return doc;
 }

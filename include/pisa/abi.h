@@ -360,6 +360,32 @@ uint64_t *__pisa_buffer_refill(uint64_t words);
 #define PISA_FN_ROI_END "__pisa_roi_end"
 #define PISA_COUNTER_NONE UINT32_MAX
 
+/* ---- Footprint builds (pisa-cc --mode=footprint; docs/counter-mode.md) ---
+ * A counter-mode module whose table says PISA_MODE_FOOTPRINT also marks,
+ * at every access, the bytes it touches in a shadow bitmap (one bit per
+ * byte) of the (thread, function) that runs it.  A bitmap is a top table of
+ * 2^PISA_FP_TOP_BITS chunk pointers, one per 2^PISA_FP_CHUNK_SHIFT bytes
+ * of address space, each chunk 2^(PISA_FP_CHUNK_SHIFT - 3) shadow bytes
+ * and PISA_FP_SLACK more for an access that crosses into the next chunk.
+ * A function loads its top from its slot of the module's thread-local
+ * array on entry, or gets it from PISA_FN_FP_TOP(slot, module table,
+ * module-local function) when the slot is NULL; an access whose chunk
+ * pointer is NULL gets it from PISA_FN_FP_CHUNK(top, address); accesses of
+ * more than 64 bytes, memcpy, memset and the lanes of gathers and scatters
+ * call PISA_FN_FP_MARK(top, address, bytes); an access of a loop whose
+ * addresses ScalarEvolution knows before the loop is marked there, for all
+ * iterations at once, by PISA_FN_FP_STRIDE. */
+#define PISA_MODE_FOOTPRINT 2u
+#define PISA_FN_FP_TOP "__pisa_fp_top"
+#define PISA_FN_FP_CHUNK "__pisa_fp_chunk"
+#define PISA_FN_FP_MARK "__pisa_fp_mark"
+/* Before a loop, for an access that runs once in each of its `count`
+ * iterations at start, start + stride, ...: its bytes in all of them. */
+#define PISA_FN_FP_STRIDE "__pisa_fp_stride"
+#define PISA_FP_CHUNK_SHIFT 27
+#define PISA_FP_TOP_BITS 21
+#define PISA_FP_SLACK 64
+
 struct pisa_counter_term {
   uint32_t counter; /* module-local counter index */
   int32_t coeff;
@@ -408,7 +434,7 @@ struct pisa_counter_function {
 
 struct pisa_counter_module {
   uint32_t abi_version;
-  uint32_t mode; /* PISA_MODE_COUNTER */
+  uint32_t mode; /* PISA_MODE_COUNTER or PISA_MODE_FOOTPRINT */
   uint32_t n_functions;
   uint32_t n_sets;
   uint32_t n_terms;
@@ -438,6 +464,13 @@ void __pisa_counter_unregister(const struct pisa_counter_module *module);
 void __pisa_counter_thread(void);
 void __pisa_roi_begin(const char *name);
 void __pisa_roi_end(const char *name);
+unsigned char **__pisa_fp_top(unsigned char ***slot,
+                              const struct pisa_counter_module *module,
+                              uint32_t function);
+unsigned char *__pisa_fp_chunk(unsigned char **top, uint64_t address);
+void __pisa_fp_mark(unsigned char **top, uint64_t address, uint64_t bytes);
+void __pisa_fp_stride(unsigned char **top, uint64_t start, uint64_t count,
+                      int64_t stride, uint64_t bytes);
 #ifdef __cplusplus
 }
 #endif
