@@ -22,27 +22,33 @@
 struct preset {
   const char *name, *args;
   struct target target;
+  const char *build; /* the build it runs; NULL: preset_build(args) */
 };
 
 static const struct preset Presets[] = {
     /* emission and decoding alone: the floor of deep mode */
-    {"none", "--metrics=none", {0, 8, 0, 0}},
-    {"footprint", "--metrics=footprint", {5, 8, 0, 0}},
+    {"none", "--metrics=none", {0, 8, 0, 0}, NULL},
+    {"footprint", "--metrics=footprint", {5, 8, 0, 0}, NULL},
     {"memory",
      "--metrics=footprint,entropy,reuse,locality,classes,branch",
-     {0, 8, 0, 0}},
-    {"parallelism", "--metrics=ilp,bblp", {0, 8, 0, 0}},
-    {"all", "--metrics=all", {100, 8, 0, 0}},
+     {0, 8, 0, 0},
+     NULL},
+    {"parallelism", "--metrics=ilp,bblp", {0, 8, 0, 0}, NULL},
+    {"all", "--metrics=all", {100, 8, 0, 0}, NULL},
     /* the same without the kernels' regions of interest, each of which is
      * analysed again while open: the like of issue 13's 435x baseline,
      * measured before deep mode honoured regions */
-    {"all-noregions", "--metrics=all --no-regions", {100, 8, 0, 0}},
+    {"all-noregions", "--metrics=all --no-regions", {100, 8, 0, 0}, NULL},
     /* sampled deep mode, every family (issue 13: CPU and peak RSS; 40x
      * on real programs) */
-    {"sampled", "--sample 1%", {20, 1.5, 0, 40}},
+    {"sampled", "--sample 1%", {20, 1.5, 0, 40}, NULL},
     /* every family on two analysis threads: its wall time */
-    {"threads2", "--metrics=all --analysis-threads 2", {0, 8, 70, 0}},
-    {"counter", "--mode=counter", {1.05, 0, 0, 0}},
+    {"threads2", "--metrics=all --analysis-threads 2", {0, 8, 70, 0}, NULL},
+    {"counter", "--mode=counter", {1.05, 0, 0, 0}, NULL},
+    /* the footprint build (pisa-cc --mode=footprint): the mix and the
+     * exact footprint, computed in the program (issue 13: `footprint`
+     * <= 5x) */
+    {"footprint-build", "--mode=counter", {5, 8, 0, 0}, "footprint"},
 };
 #define PRESET_COUNT (sizeof Presets / sizeof *Presets)
 #define DEFAULT_PRESETS "footprint,all"
@@ -51,10 +57,12 @@ static const struct preset Presets[] = {
 static const struct preset Cachegrinds[] = {
     {"cachegrind",
      "--tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null",
-     {0, 0, 0, 0}},
+     {0, 0, 0, 0},
+     NULL},
     {"cachegrind-sim",
      "--tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null",
-     {0, 0, 0, 0}},
+     {0, 0, 0, 0},
+     NULL},
 };
 #define DEFAULT_CACHEGRIND "cachegrind,cachegrind-sim"
 
@@ -70,7 +78,7 @@ struct options {
   int reps;
   char *kernels;   /* comma-separated */
   const char *out; /* JSON record */
-  const char *dir; /* holds native/K, pisa/K, counter/K */
+  const char *dir; /* holds native/K, pisa/K, counter/K, footprint/K */
   const char *pisa_char;
   const char *compare;    /* an earlier record to compare with */
   const char *record;     /* with compare and no run: the newer record */
@@ -100,7 +108,9 @@ static void usage(FILE *f) {
       "  --presets LIST      pisa-char presets (default " DEFAULT_PRESETS "):\n"
       "                      none, footprint, memory, parallelism, all,\n"
       "                      sampled (--sample 1%%), threads2\n"
-      "                      (all on 2 analysis threads), counter\n"
+      "                      (all on 2 analysis threads), counter,\n"
+      "                      footprint-build (DIR/footprint/K: the build\n"
+      "                      of pisa-cc --mode=footprint)\n"
       "  --preset NAME=ARGS  also run preset NAME: pisa-char ARGS (words\n"
       "                      split at spaces), e.g. 'sampled1=--sample 1%%';\n"
       "                      repeatable; a built-in name is redefined\n"
@@ -116,7 +126,8 @@ static void usage(FILE *f) {
       "  --out FILE          write every run and the results as JSON\n"
       "  --compare OLD.json  print the change from that record: after the\n"
       "                      run, or of NEW.json without running anything\n"
-      "  --dir DIR           where native/, pisa/ and counter/ are (default:\n"
+      "  --dir DIR           where native/, pisa/, counter/ and footprint/\n"
+      "                      are (default:\n"
       "                      the harness's directory); --kernels may then\n"
       "                      name any program there\n"
       "  --pisa-char PATH    pisa-char to measure (default ../bin/pisa-char\n"
@@ -137,7 +148,7 @@ static void define_preset(struct options *opt, const char *text) {
       !strncmp(name, "cachegrind", 10))
     die("--preset: '%s' cannot name a preset", name);
   opt->defined[opt->defined_count++] =
-      (struct preset){name, eq + 1, {0, 0, 0, 0}};
+      (struct preset){name, eq + 1, {0, 0, 0, 0}, NULL};
 }
 
 static int parse_reps(const char *text) {
@@ -291,7 +302,8 @@ static void add_preset(struct bench *b, const struct preset *p) {
   struct target target = p->target;
   if (b->other_dir && target.programs > 0)
     target.cpu = target.programs;
-  add_tool(b, p->name, TOOL_PISA, p->args, preset_build(p->args), target);
+  add_tool(b, p->name, TOOL_PISA, p->args,
+           p->build ? p->build : preset_build(p->args), target);
 }
 
 /* native, the presets of --presets, then those of --preset, then

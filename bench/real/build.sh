@@ -1,13 +1,13 @@
 #!/bin/sh
 # build.sh: the real programs of the benchmark (issue 13: "zlib-class real
 # programs"), built unchanged with their own build systems from Debian 12's
-# source packages: zlib's minigzip, lz4 and bzip2, each three times like the
-# kernels (native clang-19 -O2, pisa-cc, pisa-cc --mode=counter), and the
-# input they compress.  bench/README.md "Real programs" says how to run them.
+# source packages: zlib's minigzip, lz4 and bzip2, each four times like the
+# kernels (native clang-19 -O2, pisa-cc, pisa-cc --mode=counter, pisa-cc
+# --mode=footprint), and the input they compress.  bench/README.md "Real programs" says how to run them.
 #
 # usage: bench/real/build.sh BUILD [OUT]
 #   BUILD  the pisa-char build directory (BUILD/bin/pisa-cc)
-#   OUT    where native/, pisa/, counter/ and input.txt go
+#   OUT    where native/, pisa/, counter/, footprint/ and input.txt go
 #          (default BUILD/bench/real)
 # Needs network access to deb.debian.org (the sources come through apt-get
 # with a private list directory: the machine's apt configuration is not
@@ -76,6 +76,7 @@ build_one() {
 build_one native clang-19
 build_one pisa "$pisa_cc"
 build_one counter "$pisa_cc --mode=counter"
+build_one footprint "$pisa_cc --mode=footprint"
 
 # The input: the three packages' own C sources and texts, in a fixed
 # order, repeated to 24 MiB (zlib's window is 32 KiB, lz4's 64 KiB and a
