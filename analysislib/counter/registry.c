@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -98,6 +99,10 @@ PISA_HIDDEN void pisa_cthreads_after_fork(void) {
 
 static void thread_exit(void *arg);
 
+/* LeakSanitizer's, in sanitizer builds of the runtime (the tests'). */
+extern void __lsan_register_root_region(const void *p, size_t size)
+    __attribute__((weak));
+
 static void make_exit_key(void) {
   if (pthread_key_create(&exit_key, thread_exit) != 0)
     PISA_ERR("cannot create the thread-exit key");
@@ -124,9 +129,14 @@ PISA_HIDDEN struct pisa_cthread *pisa_cthread_self(void) {
     return self;
   start_clock();
   pisa_watch_exit_status();
-  struct pisa_cthread *t = calloc(1, sizeof *t);
-  if (!t)
+  /* Not in the program's heap: an allocation there before the program's
+   * own would move them, and with them what reuses freed memory. */
+  struct pisa_cthread *t = mmap(NULL, sizeof *t, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (t == MAP_FAILED)
     return NULL;
+  if (__lsan_register_root_region) /* its pointers keep what they point to */
+    __lsan_register_root_region(t, sizeof *t);
   t->os_tid = (pid_t)syscall(SYS_gettid);
   t->entry_flag = &__pisa_counter_thread_on;
   for (unsigned i = 0; i < PISA_MAX_HW_COUNTERS; i++)

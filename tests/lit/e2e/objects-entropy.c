@@ -198,3 +198,13 @@ int main(void) {
   return 0;
 }
 #endif
+
+// A footprint build of the same program under pisa-char puts second
+// where first was, as the native run does: the runtime's per-thread state
+// is not in the program's heap (counter mode's thread state, allocated
+// there before main's first allocation, used to move second elsewhere, and
+// with it fill's and sum_times's footprints: 10240 bytes, not 8192).
+// RUN: %pisa-cc --mode=footprint -O2 -g -fno-vectorize -fno-slp-vectorize -o %t.fp %s
+// RUN: %pisa-char -q --force --mode counter -o %t.fp.json %t.fp > %t.fp.out.json
+// RUN: %jcheck %t.fp.json "load('%t.fp.out.json')['same_address'] == 1" \
+// RUN:   "fn('fill')['footprint']['bytes'] == 8192"
