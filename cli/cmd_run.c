@@ -53,11 +53,12 @@ static const char usage_text[] =
     "                        name, the MPI rank, the batch job's id and '%'\n"
     "      --force           overwrite existing result files\n"
     "      --mode MODE       analysis mode, one of {mode}: deep (the full\n"
-    "                        metric set, the default) or counter\n"
+    "                        metric set, the default), counter\n"
     "                        (instruction mix, bytes and regions of a\n"
     "                        pisa-cc --mode=counter build at a few percent\n"
-    "                        overhead; of a --mode=footprint build, the\n"
-    "                        exact footprint too)\n"
+    "                        overhead) or footprint (counter mode and the\n"
+    "                        exact footprint of a pisa-cc --mode=footprint\n"
+    "                        build)\n"
     "      --sample-every N  counter mode: measure one region execution\n"
     "                        in N (the first always) and scale\n"
     "      --hw-counters LIST\n"
@@ -384,7 +385,7 @@ int cmd_run(int argc, char **argv) {
     return status;
   char *file = program_find(given);
   program_check(given, file);
-  program_check_mode(given, file, opt.settings.counter);
+  program_check_mode(given, file, opt.settings.counter, opt.settings.footprint);
   run_output_check(&output, opt.force, file);
   if (opt.keep_raw)
     check_keep_raw(opt.keep_raw);

@@ -185,9 +185,10 @@ static int parse_sweep_options(int argc, char **argv,
                                       : "more than one suite given");
   opt->suite = argv[optind];
   if (opt->metrics && sweep_counter_mode(opt))
-    return usage_error(&sweep_line, "--metrics selects deep-mode metric "
-                                    "families; it does not go with --mode "
-                                    "counter");
+    return usage_error(&sweep_line,
+                       "--metrics selects deep-mode metric families; it does "
+                       "not go with --mode %s",
+                       opt->mode);
   /* What each run would refuse is refused before anything is built. */
   struct run_settings run;
   run_settings_init(&run);

@@ -162,9 +162,6 @@ static const char *const ModeNames[] = {
 #define PISA_MODE_NAME(Id, Name) Name,
     PISA_MODES(PISA_MODE_NAME)
 #undef PISA_MODE_NAME
-    /* a counter build that also keeps the footprint: run with --mode
-     * counter (docs/counter-mode.md) */
-    "footprint",
 };
 
 /* pisa-cc's own options, after --pisa- (mode also without it). */

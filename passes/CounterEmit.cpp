@@ -135,8 +135,11 @@ void emitCounterTables(Module &M, const CounterRuntime &RT,
        TB.array(TB.PtrTy, Calls, "__pisa_counter_calls"),
        TB.u32Array(T.Ids.IncrementSets, "__pisa_counter_increments"), Addr});
   GlobalVariable *ModVar = TB.markedGlobal(Desc, CounterModuleVar);
-  if (RT.FootprintTops)
+  if (RT.FootprintTops) {
     emitFootprintTops(M, RT, ModVar, T.Functions.size());
+    TB.markedGlobal(ConstantDataArray::getString(TB.Ctx, PISA_FOOTPRINT_MARKER),
+                    "__pisa_footprint_marker");
+  }
   // pisa-char tells a counter build from a deep one by this string.
   TB.markedGlobal(ConstantDataArray::getString(TB.Ctx, PISA_COUNTER_MARKER),
                   MarkerVar);

@@ -244,8 +244,13 @@ int pisa_elf_counter_build(const char *path) {
   struct elf_view v;
   if (map_file(path, &v) != 0)
     return 0;
-  int found = v.data && memmem(v.data, v.size, PISA_COUNTER_MARKER,
-                               sizeof PISA_COUNTER_MARKER) != NULL;
+  int found = 0;
+  if (v.data &&
+      memmem(v.data, v.size, PISA_COUNTER_MARKER, sizeof PISA_COUNTER_MARKER))
+    found = memmem(v.data, v.size, PISA_FOOTPRINT_MARKER,
+                   sizeof PISA_FOOTPRINT_MARKER)
+                ? 2
+                : 1;
   unmap_file(&v);
   return found;
 }

@@ -20,7 +20,9 @@ enum pisa_elf_kind {
 enum pisa_elf_kind pisa_elf_check(const char *path, char *err, size_t n);
 
 /* Whether the file carries the marker string of a module built for counter
- * mode (pisa-cc --mode=counter); 0 too when it cannot be read. */
+ * mode: 1 (pisa-cc --mode=counter), 2 when a module of it is a footprint
+ * build (pisa-cc --mode=footprint), 0 for neither or when it cannot be
+ * read. */
 int pisa_elf_counter_build(const char *path);
 
 #endif

@@ -73,15 +73,25 @@ void program_check(const char *given, const char *file) {
   }
 }
 
-/* A deep build cannot run in counter mode, nor the other way round. */
-void program_check_mode(const char *given, const char *file, int counter) {
-  int built_counter = pisa_elf_counter_build(file);
-  if (counter && !built_counter)
-    die("%s was built for deep mode; run it without --mode counter, or "
-        "rebuild it with pisa-cc --mode=counter",
+/* A deep build cannot run in counter mode, nor the other way round;
+ * --mode footprint wants a footprint build (which --mode counter runs as
+ * well). */
+void program_check_mode(const char *given, const char *file, int counter,
+                        int footprint) {
+  int built = pisa_elf_counter_build(file);
+  if (counter && !built)
+    die("%s was built for deep mode; run it without --mode %s, or rebuild "
+        "it with pisa-cc --mode=%s",
+        given, footprint ? "footprint" : "counter",
+        footprint ? "footprint" : "counter");
+  if (footprint && built != 2)
+    die("%s was built with pisa-cc --mode=counter, not --mode=footprint; run "
+        "it with --mode counter, or rebuild it with pisa-cc --mode=footprint",
         given);
-  if (!counter && built_counter)
-    die("%s was built for counter mode (pisa-cc --mode=counter); run it "
-        "with --mode counter, or rebuild it without --mode=counter",
-        given);
+  if (!counter && built)
+    die("%s was built for counter mode (pisa-cc --mode=%s); run it with "
+        "--mode %s, or rebuild it without --mode=%s",
+        given, built == 2 ? "footprint" : "counter",
+        built == 2 ? "footprint" : "counter",
+        built == 2 ? "footprint" : "counter");
 }

@@ -18,6 +18,7 @@ char *program_search(const char *name);
 void program_check(const char *given, const char *file);
 
 /* `file` was built for counter mode if `counter`, else for deep mode. */
-void program_check_mode(const char *given, const char *file, int counter);
+void program_check_mode(const char *given, const char *file, int counter,
+                        int footprint);
 
 #endif

@@ -60,13 +60,10 @@ const struct name_table run_hw_counter_names = NAME_TABLE_INIT(HwCounterNames);
 int run_parse_mode(const struct command_line *cl, const char *arg,
                    struct run_settings *s) {
   size_t mode;
-  /* pisa-cc's third mode builds a counter-mode program */
-  if (!strcmp(arg, "footprint"))
-    return usage_error(cl, "--mode 'footprint': expected deep or counter "
-                           "(footprint is pisa-cc's: a pisa-cc "
-                           "--mode=footprint build runs with --mode counter)");
   int status = cmdline_choose(cl, "mode", arg, &mode);
-  s->counter = !status && !strcmp(ModeNames[mode], "counter");
+  /* a footprint build runs in counter mode */
+  s->footprint = !status && !strcmp(ModeNames[mode], "footprint");
+  s->counter = !status && (s->footprint || !strcmp(ModeNames[mode], "counter"));
   return status;
 }
 

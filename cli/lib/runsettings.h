@@ -23,6 +23,7 @@ struct run_settings {
   int analysis_threads; /* --analysis-threads N; -1: the runtime's default */
   /* counter mode (docs/counter-mode.md) */
   int counter;
+  int footprint; /* --mode footprint: counter mode, a footprint build */
   unsigned long sample_every, interval_ms;
   const char *hw_counters, *csv;
   int mpi_ranks;              /* --mpi N: run under mpirun -np N */

@@ -47,8 +47,11 @@ pid_t sweep_start_build(struct sweep *sw, size_t bench) {
   struct strvec argv = {0};
   sweep_make_dir(dir);
   strvec_push(&argv, sw->compiler);
-  if (sweep_counter_mode(&sw->opt))
-    strvec_push(&argv, "--mode=counter");
+  if (sweep_counter_mode(&sw->opt)) { /* --mode=counter or --mode=footprint */
+    char *mode = xasprintf("--mode=%s", sw->opt.mode);
+    strvec_push(&argv, mode);
+    free(mode);
+  }
   strvec_append(&argv, &b->cflags);
   strvec_append(&argv, &b->sources);
   strvec_push(&argv, "-o");

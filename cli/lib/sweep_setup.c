@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 int sweep_counter_mode(const struct sweep_options *opt) {
-  return strcmp(opt->mode, "counter") == 0;
+  return strcmp(opt->mode, "deep") != 0; /* counter, or footprint */
 }
 
 /* The manifest that SUITE names: a path when it looks like one, else a
@@ -102,11 +102,13 @@ static void make_dirs(const char *path) {
 static void setup_output(struct sweep *sw) {
   const char *out = sw->opt.out;
   char *def = NULL;
-  const char *mode = sweep_counter_mode(&sw->opt) ? "-counter" : "";
+  const char *mode = sweep_counter_mode(&sw->opt) ? sw->opt.mode : NULL;
   if (!out)
-    out = def = sw->suite.size ? xasprintf("sweep-%s-%s%s", sw->suite.name,
-                                           sw->suite.size, mode)
-                               : xasprintf("sweep-%s%s", sw->suite.name, mode);
+    out = def = sw->suite.size ? xasprintf("sweep-%s-%s%s%s", sw->suite.name,
+                                           sw->suite.size, mode ? "-" : "",
+                                           mode ? mode : "")
+                               : xasprintf("sweep-%s%s%s", sw->suite.name,
+                                           mode ? "-" : "", mode ? mode : "");
   make_dirs(out);
   char resolved[PATH_MAX];
   if (!realpath(out, resolved))

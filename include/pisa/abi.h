@@ -376,6 +376,9 @@ uint64_t *__pisa_buffer_refill(uint64_t words);
  * addresses ScalarEvolution knows before the loop is marked there, for all
  * iterations at once, by PISA_FN_FP_STRIDE. */
 #define PISA_MODE_FOOTPRINT 2u
+/* In footprint modules besides PISA_COUNTER_MARKER: pisa-char --mode
+ * footprint looks for it. */
+#define PISA_FOOTPRINT_MARKER "pisa-char footprint module"
 #define PISA_FN_FP_TOP "__pisa_fp_top"
 #define PISA_FN_FP_CHUNK "__pisa_fp_chunk"
 #define PISA_FN_FP_MARK "__pisa_fp_mark"

@@ -31,8 +31,9 @@ enum pisa_family_bit {
  * pisa-cc --mode=MODE builds for one, pisa-char --mode MODE runs it (the
  * runtime reads PISA_MODE). */
 #define PISA_MODES(X)                                                          \
-  X(DEEP, "deep")       /* every block and access: the full metric set */      \
-  X(COUNTER, "counter") /* block counters and regions, a few percent */
+  X(DEEP, "deep")           /* every block and access: the full metric set */  \
+  X(COUNTER, "counter")     /* block counters and regions, a few percent */    \
+  X(FOOTPRINT, "footprint") /* counter, and every access's bytes marked */
 
 /* ---- Bounds of the settings -------------------------------------------
  * pisa-char refuses options outside them before anything runs; the runtime
