@@ -16,24 +16,26 @@ using namespace llvm;
 
 namespace pisa {
 
-/// The back-edge count of a loop whose only exit is its latch and whose
-/// calls all return: ScalarEvolution's exact count, as i64; else null.
-const SCEV *LoopHoister::backedgeCount(Loop *L) {
-  auto It = TripCache.find(L);
-  if (It != TripCache.end())
-    return It->second;
-  const SCEV *Count = nullptr;
+const SCEV *countedBackedges(Loop *L, ScalarEvolution &SE) {
   BasicBlock *Latch = L->getLoopLatch();
-  if (L->getLoopPredecessor() && Latch && L->getExitingBlock() == Latch) {
-    const SCEV *BTC = C.SE.getBackedgeTakenCount(L);
-    if (!isa<SCEVCouldNotCompute>(BTC) &&
-        C.SE.getTypeSizeInBits(BTC->getType()) <= 64)
-      Count = C.SE.getNoopOrZeroExtend(BTC, Type::getInt64Ty(C.F.getContext()));
-    if (any_of(L->blocks(), [](BasicBlock *BB) { return mayLeaveMidway(*BB); }))
-      Count = nullptr; // the loop might be left through a call
-  }
-  TripCache[L] = Count;
-  return Count;
+  if (!L->getLoopPredecessor() || !Latch || L->getExitingBlock() != Latch)
+    return nullptr;
+  // the loop might be left through a call
+  if (any_of(L->blocks(), [](BasicBlock *BB) { return mayLeaveMidway(*BB); }))
+    return nullptr;
+  const SCEV *BTC = SE.getBackedgeTakenCount(L);
+  if (isa<SCEVCouldNotCompute>(BTC) ||
+      SE.getTypeSizeInBits(BTC->getType()) > 64)
+    return nullptr;
+  return SE.getNoopOrZeroExtend(BTC,
+                                Type::getInt64Ty(L->getHeader()->getContext()));
+}
+
+const SCEV *LoopHoister::backedgeCount(Loop *L) {
+  auto [It, New] = TripCache.try_emplace(L, nullptr);
+  if (New)
+    It->second = countedBackedges(L, C.SE);
+  return It->second;
 }
 
 /// Where and by how much to count Amount executions per entry of L at

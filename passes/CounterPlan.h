@@ -76,6 +76,12 @@ bool mayLeaveMidway(const llvm::BasicBlock &BB);
 /// addresses the program or the asm took).
 bool edgeCountable(llvm::BasicBlock *Src, llvm::BasicBlock *Dst);
 
+/// The back-edge count of a loop entered from outside by one edge, whose
+/// only exit is its latch and whose calls all return: ScalarEvolution's
+/// exact count, as i64; else null. Counted loops (LoopHoister) and loops
+/// marked ahead in footprint builds (FootprintInstrument.cpp) both need it.
+const llvm::SCEV *countedBackedges(llvm::Loop *L, llvm::ScalarEvolution &SE);
+
 /// What planning one function needs.
 struct PlanContext {
   llvm::Function &F;

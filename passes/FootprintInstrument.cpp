@@ -228,26 +228,15 @@ bool fixedSize(const SiteInfo &S) {
          S.Size > 0;
 }
 
-/// The iterations of a loop entered from a preheader, left only at its
-/// latch, and whose calls all return: ScalarEvolution's back-edge count
-/// + 1, as i64; else null (the counters' rule, CounterLoops.cpp).
+/// The iterations of a loop entered from a preheader whose back edges the
+/// counters' rule counts (countedBackedges): that count + 1; else null.
 const SCEV *FootprintPlanner::iterations(Loop *L) {
   auto [It, New] = Trips.try_emplace(L, nullptr);
-  if (!New)
+  if (!New || !L->getLoopPreheader())
     return It->second;
-  BasicBlock *Latch = L->getLoopLatch();
-  if (!L->getLoopPreheader() || !Latch || L->getExitingBlock() != Latch ||
-      any_of(L->blocks(), [](BasicBlock *BB) { return mayLeaveMidway(*BB); }))
-    return nullptr;
-  const SCEV *BTC = SE.getBackedgeTakenCount(L);
-  if (isa<SCEVCouldNotCompute>(BTC) ||
-      SE.getTypeSizeInBits(BTC->getType()) > 64)
-    return nullptr;
-  Type *I64 = Type::getInt64Ty(F.getContext());
-  const SCEV *N =
-      SE.getAddExpr(SE.getNoopOrZeroExtend(BTC, I64), SE.getOne(I64));
-  It->second = N;
-  return N;
+  if (const SCEV *BTC = countedBackedges(L, SE))
+    It->second = SE.getAddExpr(BTC, SE.getOne(BTC->getType()));
+  return It->second;
 }
 
 /// Whether S runs once in every iteration of its innermost loop, at an
