@@ -1,6 +1,11 @@
 /* entropy.h: memory entropy (docs/metrics.md "Memory entropy"): the Shannon
  * entropy of the access start addresses with k low bits cut, H_k for
- * k = 0..K, from one exact count per distinct start address. */
+ * k = 0..K, from one exact count per distinct start address.  Recent
+ * counts are in a hash table; when it has as many addresses as a quarter
+ * of the older ones (up to all of them, for programs that come back to the
+ * same addresses; at least spill_at) it spills into a run: every address
+ * counted so far in increasing order with its count, coded in a few bytes
+ * each. */
 #ifndef PISA_METRICS_ENTROPY_H
 #define PISA_METRICS_ENTROPY_H
 
@@ -14,15 +19,38 @@ struct json_object;
 /* The largest K: H_k is defined for k = 0..63. */
 #define ENTROPY_MAX_SHIFT 63
 
-/* A start address's count is its value in `counts` (16 to 24 bytes per
- * address) plus 2^32 times its value in `carries`, where counts that wrap
- * carry. */
+/* Part of a run, allocated with pisa_table_map: entries end-to-end in
+ * bytes[0, len), each the address less the previous entry's (the run's
+ * first: less 0) and the count, as LEB128 numbers. */
+struct entropy_chunk {
+  struct entropy_chunk *next;
+  size_t len, cap; /* bytes used and held after the header */
+  uint8_t bytes[];
+};
+
+/* Distinct start addresses in increasing order with their counts (>= 1). */
+struct entropy_run {
+  struct entropy_chunk *first, *last;
+  size_t n;     /* addresses */
+  size_t bytes; /* held by the chunks, headers included */
+};
+
+/* A start address's count is its count in `run`, plus its value in
+ * `counts` (16 to 24 bytes per address), plus 2^32 times its value in
+ * `carries`, where table counts that wrap carry. */
 struct entropy_counts {
   struct bucket_table counts; /* start address -> accesses mod 2^32 */
   struct u64map carries;      /* start address -> wraps of its count */
-  uint64_t accesses;          /* N: the sum of the counts */
-  int out_of_memory; /* some accesses were dropped: counts are partial */
+  struct entropy_run run;     /* the counts spilled from the table */
+  size_t spill_at;            /* the table spills from this many addresses on */
+  unsigned share_shift; /* and from the run's >> share_shift (entropy.c) */
+  uint64_t accesses;    /* N: the sum of the counts */
+  int out_of_memory;    /* some accesses were dropped: counts are partial */
 };
+
+/* spill_at after entropy_init: a table of 2^16 addresses is about 1.5 MB,
+ * which stays in the last-level cache. */
+#define ENTROPY_SPILL_AT ((size_t)1 << 16)
 
 void entropy_init(struct entropy_counts *e);
 void entropy_free(struct entropy_counts *e);
@@ -37,11 +65,6 @@ void entropy_add_batch(struct entropy_counts *e, const uint64_t *addrs,
  * is then set). */
 int entropy_add(struct entropy_counts *e, uint64_t addr, uint64_t n);
 
-/* Iteration over the counted addresses in unspecified order: start with
- * *iter = 0; returns 1 with *addr and *count for each, 0 at the end. */
-int entropy_next(const struct entropy_counts *e, size_t *iter, uint64_t *addr,
-                 uint64_t *count);
-
 /* An address and its count. */
 struct entropy_pair {
   uint64_t addr;
@@ -53,13 +76,16 @@ struct entropy_pair {
 struct entropy_pair *entropy_sorted_pairs(const struct entropy_counts *e,
                                           size_t *n);
 
-/* dst counts every access of src as well (the counts add). */
+/* dst counts every access of src as well (the counts add): src's
+ * addresses are added to dst's table, or when src has a quarter as many
+ * as dst or more, the two are merged into a new run. */
 void entropy_merge(struct entropy_counts *dst,
                    const struct entropy_counts *src);
 
 /* h[k] = H_k in bits for k = 0..max_shift (max_shift <= ENTROPY_MAX_SHIFT):
  * the entropy of the distribution of addr >> k over all accesses; 0 when
- * there are none.  One sort of the distinct addresses, then one pass per k.
+ * there are none.  One pass over the addresses in increasing order (the
+ * run, and the table's addresses sorted beside it) computes every k.
  * Returns 0, or -1 when out of memory (h is then all zero). */
 int entropy_compute(const struct entropy_counts *e, unsigned max_shift,
                     double *h);
@@ -70,8 +96,9 @@ struct json_object *entropy_to_json(const struct entropy_counts *e,
                                     unsigned max_shift);
 
 /* Keeps only the counts of the start addresses `keep` accepts (the memory
- * budget's sampling), in a table rebuilt to fit; N becomes their sum.  0,
- * or -1 when memory ran out (e is then unchanged). */
+ * budget's sampling), in a new run (a table rebuilt to fit when they are
+ * fewer than spill_at); N becomes their sum.  0, or -1 when memory ran out
+ * (e is then unchanged). */
 int entropy_keep(struct entropy_counts *e,
                  int (*keep)(const void *ctx, uint64_t addr), const void *ctx);
 
@@ -89,7 +116,8 @@ int entropy_split(const struct entropy_counts *e,
                   const struct entropy_counts *less, entropy_part_fn *part,
                   const void *ctx, struct entropy_counts *parts, size_t n);
 
-/* Distinct start addresses counted. */
+/* Distinct start addresses counted (when the table and the run hold some
+ * of the same and memory runs out to tell, an upper bound). */
 size_t entropy_distinct_addresses(const struct entropy_counts *e);
 
 /* Bytes of memory held by e, the struct included. */

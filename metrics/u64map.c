@@ -66,6 +66,28 @@ void *pisa_table_alloc(size_t bytes) {
   return p;
 }
 
+void *pisa_table_map(size_t bytes) {
+  if (wants_huge_pages(bytes))
+    return pisa_table_alloc(bytes);
+  size_t size = round_up(bytes ? bytes : 1, 4096);
+  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return table_alloc_failed();
+  budget_charge(budget_current(), size);
+  return p;
+}
+
+void pisa_table_unmap(void *p, size_t bytes) {
+  if (!p || wants_huge_pages(bytes)) {
+    pisa_table_free(p, bytes);
+    return;
+  }
+  size_t size = round_up(bytes ? bytes : 1, 4096);
+  budget_release(budget_current(), size);
+  munmap(p, size);
+}
+
 void pisa_table_free(void *p, size_t bytes) {
   if (!p)
     return;

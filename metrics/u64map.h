@@ -84,5 +84,11 @@ void *pisa_table_alloc(size_t bytes);
  * the tables that failed to grow make the metrics incomplete). */
 size_t pisa_table_alloc_failures(void);
 void pisa_table_free(void *p, size_t bytes);
+/* The same, but never from the heap: memory of its own mapping (pages),
+ * for tables made while the program runs, whose heap blocks would sit
+ * among the program's small blocks when the analysis runs on its thread.
+ * Free with pisa_table_unmap. */
+void *pisa_table_map(size_t bytes);
+void pisa_table_unmap(void *p, size_t bytes);
 
 #endif /* PISA_METRICS_U64MAP_H */

@@ -1,7 +1,11 @@
 /* test_entropy.c: memory entropy against values derived by hand (equally
  * used addresses, one address) and against a brute-force Shannon sum over
  * the raw access list computed here; merging equals one combined stream;
- * counts beyond 32 bits; splitting counts into parts. */
+ * counts beyond 32 bits; splitting counts into parts.  Every test runs
+ * twice: with the default spill point, and with tables that spill into
+ * runs from 8 addresses on, so that counts are split between the table
+ * and the run in every way; a large stream's counts take the run's few
+ * bytes per address. */
 #include "check.h"
 #include "entropy.h"
 
@@ -11,6 +15,14 @@
 #include <string.h>
 
 #define K 12
+
+/* The spill point of every table the tests make (init). */
+static size_t spill_at = ENTROPY_SPILL_AT;
+
+static void init(struct entropy_counts *e) {
+  entropy_init(e);
+  e->spill_at = spill_at;
+}
 
 /* Feeds addrs in batches of random lengths (1..64). */
 static void add_in_batches(struct entropy_counts *e, const uint64_t *addrs,
@@ -44,7 +56,7 @@ static void test_consecutive_addresses(void) {
     uint64_t *addrs = equal_stream(256, times[t]);
     struct entropy_counts e;
     double h[K + 1];
-    entropy_init(&e);
+    init(&e);
     add_in_batches(&e, addrs, 256 * times[t]);
     EXPECT_EQ(e.accesses, 256 * times[t]);
     EXPECT(entropy_compute(&e, K, h) == 0);
@@ -67,7 +79,7 @@ static void test_equal_counts(void) {
     uint64_t *addrs = equal_stream(ms[i], 7);
     struct entropy_counts e;
     double h[1];
-    entropy_init(&e);
+    init(&e);
     add_in_batches(&e, addrs, ms[i] * 7);
     entropy_compute(&e, 0, h);
     EXPECT(fabs(h[0] - log2((double)ms[i])) < 1e-12);
@@ -83,7 +95,7 @@ static void test_single_address(void) {
   double h[K + 1];
   for (int i = 0; i < 100; i++)
     addrs[i] = 0x1234567;
-  entropy_init(&e);
+  init(&e);
   entropy_compute(&e, K, h);
   for (int k = 0; k <= K; k++)
     EXPECT(h[k] == 0.0);
@@ -100,7 +112,7 @@ static void test_extreme_addresses(void) {
   uint64_t addrs[] = {0, UINT64_C(1) << 63};
   struct entropy_counts e;
   double h[ENTROPY_MAX_SHIFT + 1];
-  entropy_init(&e);
+  init(&e);
   entropy_add_batch(&e, addrs, 2);
   entropy_compute(&e, ENTROPY_MAX_SHIFT, h);
   for (int k = 0; k <= ENTROPY_MAX_SHIFT; k++)
@@ -151,7 +163,7 @@ static void test_random_vs_brute_force(void) {
   uint64_t *addrs = random_stream(n);
   struct entropy_counts e;
   double h[K + 1];
-  entropy_init(&e);
+  init(&e);
   add_in_batches(&e, addrs, n);
   entropy_compute(&e, K, h);
   for (unsigned k = 0; k <= K; k++)
@@ -165,7 +177,7 @@ static void test_merge_equals_one_stream(void) {
   uint64_t *addrs = random_stream(n);
   struct entropy_counts a, b, all;
   double h_merged[K + 1], h_all[K + 1];
-  entropy_init(&a), entropy_init(&b), entropy_init(&all);
+  init(&a), init(&b), init(&all);
   add_in_batches(&a, addrs, split);
   add_in_batches(&b, addrs + split, n - split);
   add_in_batches(&all, addrs, n);
@@ -196,9 +208,9 @@ static void test_split(void) {
   size_t n = 6000;
   uint64_t *addrs = random_stream(n);
   struct entropy_counts all, apart, parts[SPLIT_PARTS], want[SPLIT_PARTS];
-  entropy_init(&all), entropy_init(&apart);
+  init(&all), init(&apart);
   for (size_t p = 0; p < SPLIT_PARTS; p++) {
-    entropy_init(&parts[p]), entropy_init(&want[p]);
+    init(&parts[p]), init(&want[p]);
     entropy_add_batch(&parts[p], &addrs[p], 1); /* kept */
     entropy_add_batch(&want[p], &addrs[p], 1);
   }
@@ -226,7 +238,7 @@ static void test_split(void) {
   struct entropy_counts whole[SPLIT_PARTS];
   uint64_t in_parts = 0;
   for (size_t p = 0; p < SPLIT_PARTS; p++)
-    entropy_init(&whole[p]);
+    init(&whole[p]);
   EXPECT(entropy_split(&all, NULL, line_part, NULL, whole, SPLIT_PARTS) == 0);
   for (size_t i = 0; i < n; i++)
     in_parts += line_part(NULL, addrs[i]) < SPLIT_PARTS;
@@ -242,7 +254,7 @@ static void test_split(void) {
 static void test_json(void) {
   uint64_t *addrs = equal_stream(256, 1);
   struct entropy_counts e;
-  entropy_init(&e);
+  init(&e);
   entropy_add_batch(&e, addrs, 256);
   struct json_object *j = entropy_to_json(&e, K);
   EXPECT(j && json_object_is_type(j, json_type_array));
@@ -265,7 +277,7 @@ static void test_json(void) {
 static void test_counts_beyond_32_bits(void) {
   const uint64_t x = 0x7f0000010000ull, y = x + 8;
   struct entropy_counts a, b;
-  entropy_init(&a), entropy_init(&b);
+  init(&a), init(&b);
   entropy_add_batch(&a, &x, 1);
   entropy_add_batch(&b, &y, 1);
   uint64_t ax = 1, ay = 0, bx = 0, by = 1; /* table a's count of x, ... */
@@ -291,8 +303,41 @@ static void test_counts_beyond_32_bits(void) {
   entropy_free(&a), entropy_free(&b);
 }
 
-int main(void) {
-  test_seed(0x9e3779b97f4a7c15);
+/* 2^21 consecutive 8-byte addresses, each once: H_0 = 21 bits, and the
+ * counts take the run's two bytes per address and a table of at most a
+ * quarter of them, under 10 bytes per address where a table alone takes
+ * 16 to 24.  Then each again (spills of addresses the run holds, which
+ * let the table grow to the run's size): the sorted pairs are the
+ * addresses in order, each counted twice, and H_k is unchanged. */
+static void test_large_stream_in_runs(void) {
+  size_t n = (size_t)1 << 21;
+  uint64_t *addrs = malloc(n * sizeof(*addrs));
+  for (size_t i = 0; i < n; i++)
+    addrs[i] = 0x7f0000000000ull + 8 * i;
+  struct entropy_counts e;
+  double h[K + 1];
+  init(&e);
+  for (int pass = 0; pass < 2; pass++) {
+    entropy_add_batch(&e, addrs, n);
+    EXPECT(e.run.n > 0);
+    if (pass == 0)
+      EXPECT(entropy_memory_bytes(&e) < 10 * n);
+    EXPECT(entropy_compute(&e, K, h) == 0);
+    for (int k = 0; k <= K; k++)
+      EXPECT(h[k] == (k <= 3 ? 21.0 : 24.0 - k));
+  }
+  size_t m = 0, in_order = 0;
+  struct entropy_pair *pairs = entropy_sorted_pairs(&e, &m);
+  EXPECT_EQ(m, n);
+  for (size_t i = 0; pairs && i < m; i++)
+    in_order += pairs[i].addr == addrs[i] && pairs[i].count == 2;
+  EXPECT_EQ(in_order, n);
+  free(pairs);
+  entropy_free(&e);
+  free(addrs);
+}
+
+static void run_all(void) {
   RUN(test_consecutive_addresses);
   RUN(test_equal_counts);
   RUN(test_single_address);
@@ -302,5 +347,13 @@ int main(void) {
   RUN(test_counts_beyond_32_bits);
   RUN(test_json);
   RUN(test_split);
+}
+
+int main(void) {
+  test_seed(0x9e3779b97f4a7c15);
+  run_all();
+  RUN(test_large_stream_in_runs);
+  spill_at = 8;
+  run_all();
   return check_summary();
 }
