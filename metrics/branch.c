@@ -422,7 +422,10 @@ struct pending {
   size_t n;
 };
 
-static void prefetch_slot(const struct branch_stats *s, uint64_t hash) {
+/* Inlined always: GCC drops the calls of a function that only prefetches
+ * when it does not inline it (metrics/u64map.h, u64map_prefetch). */
+static ALWAYS_INLINE void prefetch_slot(const struct branch_stats *s,
+                                        uint64_t hash) {
   if (s->contexts)
     __builtin_prefetch(&s->contexts[hash & (s->capacity - 1)], 1, 1);
 }

@@ -17,24 +17,32 @@
 /* c * log2(c) comes from a table below this count (most counts are small),
  * from log2l above it. */
 #define XLOGX_TABLE 1024
-/* The table spills when it holds as many addresses as the run >>
- * share_shift (and spill_at): each spill rewrites the run, so a larger
- * share spills less often and holds more memory in the table (16 to 24
- * bytes an address against the run's 2 to 10).  A spill that finds most
- * of the table's addresses in the run already (a program sweeping the
- * same memory again) halves the shift, down to 0, where a table holds as
- * many addresses as the run and a sweep over them no longer spills; a
- * spill of mostly new addresses doubles it again, up to SHARE_SHIFT_MAX
- * (a quarter). */
-#define SHARE_SHIFT_MAX 2
+/* The tables spill when they hold as many addresses as the run >>
+ * SHARE_SHIFT (a quarter; and spill_at): each spill rewrites the run, so
+ * a larger share spills less often and holds more memory in the tables
+ * (8 to 24 bytes an address against the run's 2 to 10).  A spill that
+ * finds most of the tables' addresses in the run already (a program
+ * sweeping the same memory again, which would rewrite the run at every
+ * quarter of a sweep) moves the run into the tables instead: its
+ * addresses are then found there, and the tables spill again only once
+ * they hold twice as many addresses as they took (`absorbed`). */
+#define SHARE_SHIFT 2
 /* The most bytes one run entry takes: two LEB128 numbers of 64 bits. */
 #define ENTRY_MAX 20
 /* Chunks hold half as much as the run before them, within these. */
 #define CHUNK_MIN ((size_t)64 << 10)
 #define CHUNK_MAX ((size_t)32 << 20)
 
-static void sort_by_address(struct entropy_pair *items,
-                            struct entropy_pair *tmp, size_t n);
+static int sort_by_address(struct entropy_pair *items, size_t n);
+
+/* Counts were dropped: e's are partial, and the runtime, which asks
+ * pisa_table_alloc_failures, learns that the metrics are incomplete
+ * (memory that ran out on a way with a fallback, such as a spill that
+ * could grow the table instead, drops nothing and is not counted). */
+static void lost(struct entropy_counts *e) {
+  e->out_of_memory = 1;
+  pisa_table_lost();
+}
 
 /* --- runs ---------------------------------------------------------------- */
 
@@ -72,9 +80,12 @@ static inline const uint8_t *get_leb128(const uint8_t *p, uint64_t *v) {
 /* A new last chunk with room for ENTRY_MAX bytes or more; -1 when out of
  * memory. */
 static int run_grow(struct entropy_run *r) {
-  size_t cap = r->bytes / 2;
-  cap = cap < CHUNK_MIN ? CHUNK_MIN : cap > CHUNK_MAX ? CHUNK_MAX : cap;
-  cap -= sizeof(struct entropy_chunk);
+  size_t size = r->bytes / 2;
+  size = size < CHUNK_MIN ? CHUNK_MIN : size > CHUNK_MAX ? CHUNK_MAX : size;
+  /* whole pages, or huge pages from 2 MiB on (pisa_table_map's grain) */
+  size_t grain = size >= ((size_t)2 << 20) - 4096 ? (size_t)2 << 20 : 4096;
+  size_t cap =
+      (size + grain - 1) / grain * grain - sizeof(struct entropy_chunk);
   struct entropy_chunk *c = pisa_table_map(sizeof *c + cap);
   if (!c)
     return -1;
@@ -111,36 +122,58 @@ static size_t pairs_bytes(size_t n) {
   return (n ? n : 1) * sizeof(struct entropy_pair);
 }
 
-/* The table's (address, count) pairs, carries included, in increasing
+/* --- the tables ---------------------------------------------------------- */
+
+/* Addresses in e's tables. */
+static size_t table_keys(const struct entropy_counts *e) {
+  size_t n = e->counts.used;
+  for (unsigned r = 0; r < e->n_regions; r++)
+    n += e->near[r].used;
+  return n;
+}
+
+/* A table count c of addr, with its carries: c + (2^32 - 1) * carries. */
+static uint64_t whole_count(const struct entropy_counts *e, uint64_t addr,
+                            uint32_t c, int carried) {
+  const uint64_t *carry = carried ? u64map_find(&e->carries, addr) : NULL;
+  return c + (carry ? *carry * UINT32_MAX : 0);
+}
+
+/* The tables' (address, count) pairs, carries included, in increasing
  * address order, from pisa_table_map (spills happen while the program
  * runs: not among its heap blocks); *n their number, freed with
  * pisa_table_unmap(p, pairs_bytes(*n)); NULL when out of memory. */
-
 static struct entropy_pair *table_pairs(const struct entropy_counts *e,
                                         size_t *n) {
   const struct bucket_table *t = &e->counts;
-  size_t m = t->used;
-  struct entropy_pair *items = pisa_table_map(pairs_bytes(m));
-  struct entropy_pair *tmp = pisa_table_map(pairs_bytes(m));
-  if (!items || !tmp) {
-    pisa_table_unmap(items, pairs_bytes(m));
-    pisa_table_unmap(tmp, pairs_bytes(m));
+  struct entropy_pair *items = pisa_table_map(pairs_bytes(table_keys(e)));
+  if (!items)
     return NULL;
-  }
   int carried = u64map_count(&e->carries) != 0;
   *n = 0;
+  for (unsigned r = 0; r < e->n_regions; r++) {
+    const struct entropy_table *near = &e->near[r];
+    for (size_t i = 0; near->buckets && i < near->nbuckets; i++) {
+      const struct entropy_bucket *b = &near->buckets[i];
+      for (unsigned s = 0; s < ENTROPY_SLOTS && b->count[s]; s++) {
+        items[*n].addr = (uint64_t)e->high[r] << 32 | b->key[s];
+        items[*n].count = whole_count(e, items[*n].addr, b->count[s], carried);
+        ++*n;
+      }
+    }
+  }
   for (size_t i = 0; t->buckets && i < t->nbuckets; i++) {
     const struct bucket *b = &t->buckets[i];
     for (unsigned s = 0; s < b->fill; s++) {
-      const uint64_t *carry =
-          carried ? u64map_find(&e->carries, b->key[s]) : NULL;
       items[*n].addr = b->key[s];
-      items[*n].count = b->value[s] + (carry ? *carry << 32 : 0);
+      items[*n].count = whole_count(e, b->key[s], b->value[s], carried);
       ++*n;
     }
   }
-  sort_by_address(items, tmp, *n);
-  pisa_table_unmap(tmp, pairs_bytes(m));
+  if (sort_by_address(items, *n)) {
+    pisa_table_unmap(items, pairs_bytes(table_keys(e)));
+    return NULL;
+  }
   return items;
 }
 
@@ -170,7 +203,7 @@ static void cursor_step_run(struct cursor *c) {
 /* 0, or -1 when out of memory. */
 static int cursor_open(const struct entropy_counts *e, struct cursor *c) {
   memset(c, 0, sizeof *c);
-  if (e->counts.used && !(c->pairs = table_pairs(e, &c->n)))
+  if (table_keys(e) && !(c->pairs = table_pairs(e, &c->n)))
     return -1;
   if ((c->chunk = e->run.first))
     c->at = c->chunk->bytes;
@@ -203,6 +236,12 @@ static inline int cursor_next(struct cursor *c, uint64_t *addr,
 }
 
 static void table_clear(struct entropy_counts *e) {
+  for (unsigned r = 0; r < e->n_regions; r++) {
+    struct entropy_table *t = &e->near[r];
+    if (t->buckets)
+      memset(t->buckets, 0, t->nbuckets * sizeof *t->buckets);
+    t->used = 0;
+  }
   if (e->counts.buckets)
     memset(e->counts.buckets, 0, e->counts.nbuckets * sizeof(struct bucket));
   e->counts.used = 0;
@@ -215,15 +254,40 @@ static void take_run(struct entropy_counts *e, struct run_writer *w) {
   run_free(&e->run);
   e->run = w->run;
   table_clear(e);
+  e->absorbed = 0;
 }
 
-/* The table's counts moved into the run, the share adjusted; 0, or -1
- * when out of memory (e is then unchanged). */
+static inline int add_count(struct entropy_counts *e, uint64_t addr,
+                            uint64_t hash, uint64_t n);
+
+/* The run's counts moved into the emptied tables (spill says when). */
+static void absorb(struct entropy_counts *e) {
+  struct entropy_counts run;
+  struct cursor c;
+  uint64_t addr, count, accesses = e->accesses;
+  entropy_init(&run);
+  run.run = e->run;
+  memset(&e->run, 0, sizeof e->run);
+  e->absorbed = SIZE_MAX;           /* no spill meanwhile */
+  if (cursor_open(&run, &c) == 0) { /* a run alone: no allocation */
+    while (cursor_next(&c, &addr, &count))
+      if (add_count(e, addr, bucket_hash(addr), count))
+        lost(e);
+    cursor_close(&c);
+  }
+  e->accesses = accesses;
+  e->absorbed = table_keys(e);
+  entropy_free(&run);
+}
+
+/* The tables' counts moved into the run, or when most of their addresses
+ * were in it already, the run's into the tables; 0, or -1 when out of
+ * memory (e is then unchanged). */
 static int spill(struct entropy_counts *e) {
   struct cursor c;
   struct run_writer w = {0};
   uint64_t addr, count;
-  size_t before = e->run.n, table = e->counts.used;
+  size_t before = e->run.n, table = table_keys(e);
   if (cursor_open(e, &c))
     return -1;
   while (cursor_next(&c, &addr, &count))
@@ -235,32 +299,158 @@ static int spill(struct entropy_counts *e) {
   cursor_close(&c);
   take_run(e, &w);
   if ((e->run.n - before) * 2 < table)
-    e->share_shift -= e->share_shift > 0;
-  else
-    e->share_shift += e->share_shift < SHARE_SHIFT_MAX;
+    absorb(e);
   return 0;
 }
 
-/* Room for one more address in the table: a first table, the table
- * spilled, or grown; -1 when out of memory. */
+/* Whether the tables, one of them full, spill rather than grow. */
+static int spill_due(const struct entropy_counts *e) {
+  size_t keys = table_keys(e);
+  return keys >= e->spill_at && keys >= e->run.n >> SHARE_SHIFT &&
+         keys / 2 >= e->absorbed;
+}
+
+/* Room for one more address in `counts`: a first table, the tables
+ * spilled, or this one grown; -1 when out of memory. */
 static __attribute__((noinline)) int make_room(struct entropy_counts *e) {
   struct bucket_table *t = &e->counts;
-  size_t spill_from = e->run.n >> e->share_shift;
   if (!t->buckets)
     return bucket_table_init(t, 4);
-  if (t->used >= e->spill_at && t->used >= spill_from && spill(e) == 0)
+  if (spill_due(e) && spill(e) == 0)
     return 0;
   return bucket_table_grow(t);
+}
+
+static inline struct entropy_bucket *home32(const struct entropy_table *t,
+                                            uint64_t hash) {
+  return &t->buckets[home_slot(hash, t->nbuckets)];
+}
+
+/* The slot of low (hash: of the whole address) in t: its own, or the
+ * first free one on its probe path (slots fill in order and are never
+ * removed, so there is none of its own after it).  t has a free slot. */
+static inline struct entropy_bucket *slot32(const struct entropy_table *t,
+                                            uint32_t low, uint64_t hash,
+                                            unsigned *slot) {
+  struct entropy_bucket *b = home32(t, hash);
+  for (;;) {
+    for (unsigned s = 0; s < ENTROPY_SLOTS; s++)
+      if (!b->count[s] || b->key[s] == low) {
+        *slot = s;
+        return b;
+      }
+    if (++b == t->buckets + t->nbuckets)
+      b = t->buckets;
+  }
+}
+
+/* An empty region table of nbuckets; 0, or -1 when out of memory. */
+static int table32_init(struct entropy_table *t, size_t nbuckets) {
+  t->buckets = pisa_table_alloc(nbuckets * sizeof *t->buckets);
+  if (!t->buckets)
+    return -1;
+  t->nbuckets = nbuckets;
+  t->used = 0;
+  t->limit = nbuckets * ENTROPY_SLOTS * BUCKET_TABLE_MAX_LOAD_PERCENT / 100;
+  return 0;
+}
+
+static void table32_free(struct entropy_table *t) {
+  pisa_table_free(t->buckets, t->nbuckets * sizeof *t->buckets);
+  memset(t, 0, sizeof *t);
+}
+
+/* Region table t (addresses high << 32 | key) grown by half; -1
+ * (unchanged) at the size limit or out of memory. */
+static int table32_grow(struct entropy_table *t, uint32_t high) {
+  struct entropy_table bigger;
+  size_t grown = t->nbuckets + t->nbuckets / 2;
+  if (grown >= BUCKET_TABLE_MAX_BUCKETS || table32_init(&bigger, grown))
+    return -1;
+  for (size_t i = 0; i < t->nbuckets; i++) {
+    const struct entropy_bucket *old = &t->buckets[i];
+    for (unsigned s = 0; s < ENTROPY_SLOTS && old->count[s]; s++) {
+      unsigned to;
+      struct entropy_bucket *b =
+          slot32(&bigger, old->key[s],
+                 bucket_hash((uint64_t)high << 32 | old->key[s]), &to);
+      b->key[to] = old->key[s];
+      b->count[to] = old->count[s];
+    }
+  }
+  bigger.used = t->used;
+  table32_free(t);
+  *t = bigger;
+  return 0;
+}
+
+/* Room for one more address in region table t: a first table, the tables
+ * spilled, or t grown; -1 when out of memory. */
+static __attribute__((noinline)) int make_room32(struct entropy_counts *e,
+                                                 struct entropy_table *t) {
+  if (!t->buckets)
+    return table32_init(t, 4);
+  if (spill_due(e) && spill(e) == 0)
+    return 0;
+  return table32_grow(t, e->high[t - e->near]);
+}
+
+/* The table of addr's region, NULL for `counts`. */
+static inline const struct entropy_table *
+region_of(const struct entropy_counts *e, uint64_t addr) {
+  for (unsigned r = 0; r < e->n_regions; r++)
+    if (e->high[r] == (uint32_t)(addr >> 32))
+      return &e->near[r];
+  return NULL;
+}
+
+/* The same, giving a region not seen before a table while there is one
+ * free. */
+static inline struct entropy_table *region_for(struct entropy_counts *e,
+                                               uint64_t addr) {
+  const struct entropy_table *t = region_of(e, addr);
+  if (t)
+    return &e->near[t - e->near];
+  if (e->n_regions == ENTROPY_REGIONS)
+    return NULL;
+  e->high[e->n_regions] = (uint32_t)(addr >> 32);
+  return &e->near[e->n_regions++];
+}
+
+/* The count of addr in a region table (hash: bucket_hash(addr)), a new one
+ * 0; NULL when there is no room for another address. */
+static inline uint32_t *count32(struct entropy_counts *e,
+                                struct entropy_table *t, uint64_t addr,
+                                uint64_t hash) {
+  unsigned s;
+  struct entropy_bucket *b = NULL;
+  if (t->buckets) {
+    b = slot32(t, (uint32_t)addr, hash, &s);
+    if (b->count[s])
+      return &b->count[s];
+  }
+  if (!t->buckets || t->used >= t->limit) {
+    if (make_room32(e, t))
+      return NULL;
+    /* a spill may have moved the run, addr with it, into the tables */
+    b = slot32(t, (uint32_t)addr, hash, &s);
+    if (b->count[s])
+      return &b->count[s];
+  }
+  b->key[s] = (uint32_t)addr;
+  t->used++;
+  return &b->count[s];
 }
 
 void entropy_init(struct entropy_counts *e) {
   memset(e, 0, sizeof(*e));
   u64map_init(&e->carries);
   e->spill_at = ENTROPY_SPILL_AT;
-  e->share_shift = SHARE_SHIFT_MAX;
 }
 
 void entropy_free(struct entropy_counts *e) {
+  for (unsigned r = 0; r < e->n_regions; r++)
+    table32_free(&e->near[r]);
   bucket_table_free(&e->counts);
   u64map_free(&e->carries);
   run_free(&e->run);
@@ -271,6 +461,9 @@ void entropy_free(struct entropy_counts *e) {
  * when there is no room for another address. */
 static inline uint32_t *count_of(struct entropy_counts *e, uint64_t addr,
                                  uint64_t hash) {
+  struct entropy_table *near = region_for(e, addr);
+  if (near)
+    return count32(e, near, addr, hash);
   struct bucket_table *t = &e->counts;
   struct bucket *room = NULL;
   uint32_t *count = t->buckets ? bucket_table_find(t, addr, hash, &room) : NULL;
@@ -279,56 +472,77 @@ static inline uint32_t *count_of(struct entropy_counts *e, uint64_t addr,
   if (!t->buckets || t->used >= t->limit) {
     if (make_room(e))
       return NULL;
-    room = free_bucket(t, hash);
+    /* a spill may have moved the run, addr with it, into the tables */
+    if ((count = bucket_table_find(t, addr, hash, &room)))
+      return count;
   }
   bucket_append(room, addr, 0);
   t->used++;
   return &room->value[room->fill - 1];
 }
 
-/* Adds n to the count of addr; -1 when out of memory. */
+/* Adds n to the count of addr; -1 when out of memory.  A table count
+ * stays within 1 .. 2^32 - 1 (0 is a free slot of a region table): what
+ * passes it carries, 2^32 - 1 a carry. */
 static inline int add_count(struct entropy_counts *e, uint64_t addr,
                             uint64_t hash, uint64_t n) {
+  if (!n)
+    return 0;
   uint32_t *count = count_of(e, addr, hash);
   if (!count)
     return -1;
   uint64_t sum = *count + n;
-  *count = (uint32_t)sum;
-  if (sum >> 32) {
+  if (sum > UINT32_MAX) {
+    uint64_t carries = (sum - 1) / UINT32_MAX;
     uint64_t *carry = u64map_slot(&e->carries, addr);
-    if (!carry)
+    if (!carry) {
+      *count = UINT32_MAX; /* taken, and counted partly */
       return -1;
-    *carry += sum >> 32;
+    }
+    *carry += carries;
+    sum -= carries * UINT32_MAX;
   }
+  *count = (uint32_t)sum;
   e->accesses += n;
   return 0;
 }
 
+/* Fetches the home bucket of addr's count ahead of its update.  Inlined
+ * always: a function that only prefetches has no effect GCC must keep,
+ * and GCC 12 drops the calls of one it did not inline. */
+static inline __attribute__((always_inline)) void
+prefetch_count(const struct entropy_counts *e, uint64_t addr) {
+  uint64_t hash = bucket_hash(addr);
+  const struct entropy_table *near = region_of(e, addr);
+  if (near && near->buckets)
+    __builtin_prefetch(home32(near, hash), 1, 1);
+  else if (!near && e->counts.buckets)
+    __builtin_prefetch(home_bucket(&e->counts, hash), 1, 1);
+}
+
 void entropy_add_batch(struct entropy_counts *e, const uint64_t *addrs,
                        size_t n) {
-  const struct bucket_table *t = &e->counts;
   size_t ahead = n < PREFETCH_DISTANCE ? n : PREFETCH_DISTANCE;
-  for (size_t i = 0; i < ahead && t->buckets; i++)
-    __builtin_prefetch(home_bucket(t, bucket_hash(addrs[i])), 1, 1);
+  for (size_t i = 0; i < ahead; i++)
+    prefetch_count(e, addrs[i]);
   for (size_t i = 0; i < n; i++) {
-    if (i + PREFETCH_DISTANCE < n && t->buckets)
-      __builtin_prefetch(
-          home_bucket(t, bucket_hash(addrs[i + PREFETCH_DISTANCE])), 1, 1);
+    if (i + PREFETCH_DISTANCE < n)
+      prefetch_count(e, addrs[i + PREFETCH_DISTANCE]);
     if (add_count(e, addrs[i], bucket_hash(addrs[i]), 1) != 0)
-      e->out_of_memory = 1;
+      lost(e);
   }
 }
 
 int entropy_add(struct entropy_counts *e, uint64_t addr, uint64_t n) {
   if (add_count(e, addr, bucket_hash(addr), n) == 0)
     return 0;
-  e->out_of_memory = 1;
+  lost(e);
   return -1;
 }
 
 /* Addresses in e's table and run together (those in both twice). */
 static size_t keys_of(const struct entropy_counts *e) {
-  return e->run.n + e->counts.used;
+  return e->run.n + table_keys(e);
 }
 
 /* dst's and src's counts merged into a new run of dst; -1 when out of
@@ -376,18 +590,18 @@ void entropy_merge(struct entropy_counts *dst,
   dst->out_of_memory |= src->out_of_memory;
   if (!src_keys)
     return;
-  if (all >= dst->spill_at && src_keys << SHARE_SHIFT_MAX >= keys_of(dst) &&
+  if (all >= dst->spill_at && src_keys << SHARE_SHIFT >= keys_of(dst) &&
       merge_runs(dst, src) == 0)
     return;
   struct cursor c;
   uint64_t addr, count;
   if (cursor_open(src, &c)) {
-    dst->out_of_memory = 1;
+    lost(dst);
     return;
   }
   while (cursor_next(&c, &addr, &count))
     if (add_count(dst, addr, bucket_hash(addr), count) != 0)
-      dst->out_of_memory = 1;
+      lost(dst);
   cursor_close(&c);
 }
 
@@ -430,10 +644,11 @@ int entropy_split(const struct entropy_counts *e,
   struct cursor all, apart;
   uint64_t addr, count, apart_addr = 0, apart_count = 0;
   int status = 0, in_apart = 0;
-  if (cursor_open(e, &all))
-    return -1;
-  if (less && cursor_open(less, &apart)) {
-    cursor_close(&all);
+  if (cursor_open(e, &all) || (less && cursor_open(less, &apart))) {
+    cursor_close(&all); /* opened, or failed with nothing to free */
+    for (size_t p = 0; p < n; p++)
+      parts[p].out_of_memory = 1;
+    pisa_table_lost();
     return -1;
   }
   if (less)
@@ -447,7 +662,7 @@ int entropy_split(const struct entropy_counts *e,
     if (p >= n ||
         add_count(&parts[p], addr, bucket_hash(addr), count - taken) == 0)
       continue;
-    parts[p].out_of_memory = 1;
+    lost(&parts[p]);
     status = -1;
   }
   cursor_close(&all);
@@ -456,25 +671,82 @@ int entropy_split(const struct entropy_counts *e,
   return status;
 }
 
-/* LSD radix sort by address bytes, skipping bytes equal in every address
- * (the high bytes of user-space addresses are). */
-static void sort_by_address(struct entropy_pair *items,
-                            struct entropy_pair *tmp, size_t n) {
-  uint64_t varying = 0;
-  for (size_t i = 1; i < n; i++)
-    varying |= items[i].addr ^ items[0].addr;
-  for (unsigned shift = 0; shift < 64; shift += 8) {
-    if (((varying >> shift) & 0xff) == 0)
+/* Parts of up to this many pairs (256 KiB) are sorted by LSD radix
+ * passes through a buffer of that size, which stays in the cache; larger
+ * ones are split in place first (below). */
+#define LSD_MAX ((size_t)1 << 14)
+
+/* Sorts items[0..n) (n <= LSD_MAX) by their address bits below `top`
+ * (those above are equal): a stable counting pass through tmp for each
+ * byte that varies, from the lowest. */
+static void lsd_sort(struct entropy_pair *items, struct entropy_pair *tmp,
+                     size_t n, int top, uint64_t varying) {
+  for (int at = 0; at < top; at += 8) {
+    if (!((varying >> at) & 0xff))
       continue;
     size_t start[257] = {0};
     for (size_t i = 0; i < n; i++)
-      start[((items[i].addr >> shift) & 0xff) + 1]++;
+      start[((items[i].addr >> at) & 0xff) + 1]++;
     for (unsigned d = 1; d <= 256; d++)
       start[d] += start[d - 1];
     for (size_t i = 0; i < n; i++)
-      tmp[start[(items[i].addr >> shift) & 0xff]++] = items[i];
+      tmp[start[(items[i].addr >> at) & 0xff]++] = items[i];
     memcpy(items, tmp, n * sizeof(*items));
   }
+}
+
+/* Sorts items[0..n) by their address bits below `top` (those above are
+ * equal): parts larger than LSD_MAX by an in-place MSD radix pass
+ * (American flag sort) on the 8 bits below `top`, then each part on the
+ * bits below those; smaller parts by lsd_sort.  `varying` has the bits
+ * that differ between any two addresses.  A table's pairs then need no
+ * second array while they are sorted (16 bytes per address, not 32). */
+static void sort_part(struct entropy_pair *items, struct entropy_pair *tmp,
+                      size_t n, int top, uint64_t varying) {
+  if (top <= 0 || n < 2 || !(varying & ((((uint64_t)1 << (top - 1)) << 1) - 1)))
+    return; /* nothing to sort, or no bit below top varies */
+  if (n <= LSD_MAX) {
+    lsd_sort(items, tmp, n, top, varying);
+    return;
+  }
+  int shift = top >= 8 ? top - 8 : 0;
+  size_t end[256] = {0}, next[256];
+  for (size_t i = 0; i < n; i++)
+    end[(items[i].addr >> shift) & 0xff]++;
+  for (size_t d = 0, at = 0; d < 256; d++) {
+    next[d] = at;
+    at += end[d];
+    end[d] = at;
+  }
+  for (size_t d = 0; d < 256; d++)
+    while (next[d] < end[d]) {
+      struct entropy_pair item = items[next[d]];
+      size_t to = (item.addr >> shift) & 0xff;
+      if (to == d) {
+        next[d]++;
+        continue;
+      }
+      /* the item goes to its part; the one there comes back here */
+      items[next[d]] = items[next[to]];
+      items[next[to]++] = item;
+    }
+  for (size_t d = 0, from = 0; d < 256; from = end[d++])
+    sort_part(items + from, tmp, end[d] - from, shift, varying);
+}
+
+/* 0, or -1 when out of memory (items unchanged). */
+static int sort_by_address(struct entropy_pair *items, size_t n) {
+  size_t parts = n < LSD_MAX ? n : LSD_MAX;
+  struct entropy_pair *tmp = pisa_table_map(pairs_bytes(parts));
+  uint64_t varying = 0;
+  if (!tmp)
+    return -1;
+  for (size_t i = 1; i < n; i++)
+    varying |= items[i].addr ^ items[0].addr;
+  sort_part(items, tmp, n, varying ? 64 - __builtin_clzll(varying) : 0,
+            varying);
+  pisa_table_unmap(tmp, pairs_bytes(parts));
+  return 0;
 }
 
 struct entropy_pair *entropy_sorted_pairs(const struct entropy_counts *e,
@@ -574,7 +846,7 @@ size_t entropy_distinct_addresses(const struct entropy_counts *e) {
   struct cursor c;
   uint64_t addr, count;
   size_t n = 0;
-  if (!e->counts.used || !e->run.n)
+  if (!table_keys(e) || !e->run.n)
     return keys_of(e);
   if (cursor_open(e, &c))
     return keys_of(e);
@@ -585,6 +857,9 @@ size_t entropy_distinct_addresses(const struct entropy_counts *e) {
 }
 
 size_t entropy_memory_bytes(const struct entropy_counts *e) {
-  return sizeof(*e) - sizeof(e->carries) + u64map_bytes(&e->carries) +
-         e->counts.nbuckets * sizeof(struct bucket) + e->run.bytes;
+  size_t bytes = sizeof(*e) - sizeof(e->carries) + u64map_bytes(&e->carries) +
+                 e->counts.nbuckets * sizeof(struct bucket) + e->run.bytes;
+  for (unsigned r = 0; r < e->n_regions; r++)
+    bytes += e->near[r].nbuckets * sizeof(struct entropy_bucket);
+  return bytes;
 }

@@ -1,11 +1,11 @@
 /* entropy.h: memory entropy (docs/metrics.md "Memory entropy"): the Shannon
  * entropy of the access start addresses with k low bits cut, H_k for
  * k = 0..K, from one exact count per distinct start address.  Recent
- * counts are in a hash table; when it has as many addresses as a quarter
- * of the older ones (up to all of them, for programs that come back to the
- * same addresses; at least spill_at) it spills into a run: every address
- * counted so far in increasing order with its count, coded in a few bytes
- * each. */
+ * counts are in hash tables; when they have as many addresses as a quarter
+ * of the older ones (and at least spill_at) they spill into a run: every
+ * address counted so far in increasing order with its count, coded in a
+ * few bytes each.  A scope that comes back to the addresses it counted
+ * has the run moved back into its tables instead (entropy.c). */
 #ifndef PISA_METRICS_ENTROPY_H
 #define PISA_METRICS_ENTROPY_H
 
@@ -35,17 +35,39 @@ struct entropy_run {
   size_t bytes; /* held by the chunks, headers included */
 };
 
-/* A start address's count is its count in `run`, plus its value in
- * `counts` (16 to 24 bytes per address), plus 2^32 times its value in
- * `carries`, where table counts that wrap carry. */
+/* The counts of the addresses of one 4 GiB region (`high`, their top 32
+ * bits): 64-byte buckets of eight slots of the address's low 32 bits and
+ * its count, a slot free while its count is 0 (8 to 15 bytes an address,
+ * where 64-bit keys take 16 to 24). */
+#define ENTROPY_SLOTS 8
+struct entropy_bucket {
+  uint32_t key[ENTROPY_SLOTS];
+  uint32_t count[ENTROPY_SLOTS];
+};
+struct entropy_table {
+  struct entropy_bucket *buckets;
+  size_t nbuckets, used, limit;
+};
+
+/* Regions with a table of their own; the addresses of any further ones
+ * are counted in `counts`. */
+#define ENTROPY_REGIONS 4
+
+/* A start address's count is its count in `run`, plus its count c in the
+ * table of its region (or in `counts`), 1 <= c < 2^32, plus
+ * (2^32 - 1) times its value in `carries`, where table counts that pass
+ * 2^32 - 1 carry. */
 struct entropy_counts {
-  struct bucket_table counts; /* start address -> accesses mod 2^32 */
-  struct u64map carries;      /* start address -> wraps of its count */
-  struct entropy_run run;     /* the counts spilled from the table */
-  size_t spill_at;            /* the table spills from this many addresses on */
-  unsigned share_shift; /* and from the run's >> share_shift (entropy.c) */
-  uint64_t accesses;    /* N: the sum of the counts */
-  int out_of_memory;    /* some accesses were dropped: counts are partial */
+  struct entropy_table near[ENTROPY_REGIONS];
+  uint32_t high[ENTROPY_REGIONS];
+  unsigned n_regions;
+  struct bucket_table counts; /* other regions' addresses -> counts */
+  struct u64map carries;      /* start address -> carries of its count */
+  struct entropy_run run;     /* the counts spilled from the tables */
+  size_t spill_at;            /* the tables spill from this many addresses on */
+  size_t absorbed;            /* addresses the tables took from the run */
+  uint64_t accesses;          /* N: the sum of the counts */
+  int out_of_memory; /* some accesses were dropped: counts are partial */
 };
 
 /* spill_at after entropy_init: a table of 2^16 addresses is about 1.5 MB,
@@ -61,8 +83,8 @@ void entropy_free(struct entropy_counts *e);
 void entropy_add_batch(struct entropy_counts *e, const uint64_t *addrs,
                        size_t n);
 
-/* Adds n accesses to addr's count; -1 when memory ran out (out_of_memory
- * is then set). */
+/* Adds n accesses to addr's count (n = 0 adds nothing, not even the
+ * address); -1 when memory ran out (out_of_memory is then set). */
 int entropy_add(struct entropy_counts *e, uint64_t addr, uint64_t n);
 
 /* An address and its count. */

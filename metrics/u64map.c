@@ -37,26 +37,30 @@ static size_t table_bytes(size_t bytes) {
                                  : round_up(bytes ? bytes : 1, 64);
 }
 
-static void *table_map(size_t bytes) {
-  if (!wants_huge_pages(bytes)) {
-    void *p = aligned_alloc(64, table_bytes(bytes));
-    if (!p)
-      return table_alloc_failed();
-    memset(p, 0, bytes);
-    return p;
-  }
+/* Huge pages of their own for a table of `bytes` (wants_huge_pages);
+ * NULL when out of memory (not counted here). */
+static void *huge_map(size_t bytes) {
   /* map one huge page more than needed and trim to a 2 MiB boundary */
   size_t size = table_bytes(bytes);
   char *map = mmap(NULL, size + HUGE_PAGE_BYTES, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED)
-    return table_alloc_failed();
+    return NULL;
   char *start = (char *)round_up((uintptr_t)map, HUGE_PAGE_BYTES);
   if (start > map)
     munmap(map, (size_t)(start - map));
   munmap(start + size, (size_t)(map + HUGE_PAGE_BYTES - start));
   madvise(start, size, MADV_HUGEPAGE);
   return start;
+}
+
+static void *table_map(size_t bytes) {
+  void *p;
+  if (wants_huge_pages(bytes))
+    p = huge_map(bytes);
+  else if ((p = aligned_alloc(64, table_bytes(bytes))))
+    memset(p, 0, bytes);
+  return p ? p : table_alloc_failed();
 }
 
 void *pisa_table_alloc(size_t bytes) {
@@ -67,16 +71,18 @@ void *pisa_table_alloc(size_t bytes) {
 }
 
 void *pisa_table_map(size_t bytes) {
-  if (wants_huge_pages(bytes))
-    return pisa_table_alloc(bytes);
-  size_t size = round_up(bytes ? bytes : 1, 4096);
-  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED)
-    return table_alloc_failed();
+  size_t size = wants_huge_pages(bytes) ? table_bytes(bytes)
+                                        : round_up(bytes ? bytes : 1, 4096);
+  void *p = wants_huge_pages(bytes) ? huge_map(bytes)
+                                    : mmap(NULL, size, PROT_READ | PROT_WRITE,
+                                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (!p || p == MAP_FAILED)
+    return NULL; /* not counted: pisa_table_lost is, when counts are lost */
   budget_charge(budget_current(), size);
   return p;
 }
+
+void pisa_table_lost(void) { table_alloc_failed(); }
 
 void pisa_table_unmap(void *p, size_t bytes) {
   if (!p || wants_huge_pages(bytes)) {

@@ -34,8 +34,11 @@ static inline uint64_t u64map_hash(uint64_t key) {
 }
 
 /* Prefetches the slot where a lookup of key starts, for batched callers
- * that know their next keys. */
-static inline void u64map_prefetch(const struct u64map *m, uint64_t key) {
+ * that know their next keys.  Inlined always: a function that only
+ * prefetches has no effect GCC must keep, and GCC 12 drops the calls of
+ * one it does not inline (u64map_count_keys had lost its prefetches). */
+static inline __attribute__((always_inline)) void
+u64map_prefetch(const struct u64map *m, uint64_t key) {
   if (m->capacity)
     __builtin_prefetch(&m->entries[u64map_hash(key) & (m->capacity - 1)], 1, 1);
 }
@@ -90,5 +93,9 @@ void pisa_table_free(void *p, size_t bytes);
  * Free with pisa_table_unmap. */
 void *pisa_table_map(size_t bytes);
 void pisa_table_unmap(void *p, size_t bytes);
+/* pisa_table_map's failures are not counted by pisa_table_alloc_failures,
+ * as its callers may have another way; one that loses data because memory
+ * ran out counts it with this. */
+void pisa_table_lost(void);
 
 #endif /* PISA_METRICS_U64MAP_H */

@@ -139,12 +139,17 @@ static double brute_entropy(const uint64_t *addrs, size_t n, unsigned k) {
   return h;
 }
 
-/* A skewed random stream: hot scalars, a strided array, random bytes. */
+/* A skewed random stream: hot scalars, a strided array, random bytes,
+ * and words in six more 4 GiB regions (more than have tables of their
+ * own: entropy.h). */
 static uint64_t *random_stream(size_t n) {
   uint64_t *addrs = malloc(n * sizeof(*addrs));
   for (size_t i = 0; i < n; i++) {
     uint64_t r = test_rng();
-    switch (r % 3) {
+    switch (r % 4) {
+    case 3:
+      addrs[i] = (uint64_t)(1 + (r >> 8) % 6) << 32 | 8 * ((r >> 16) % 300);
+      break;
     case 0:
       addrs[i] = 0x7ffd0000 + 8 * ((r >> 8) % 16);
       break;
@@ -262,7 +267,7 @@ static void test_json(void) {
   EXPECT(json_object_get_double(json_object_array_get_idx(j, 0)) == 8.0);
   EXPECT(json_object_get_double(json_object_array_get_idx(j, 5)) == 6.0);
   EXPECT(entropy_to_json(&e, ENTROPY_MAX_SHIFT + 1) == NULL);
-  EXPECT(entropy_memory_bytes(&e) >= sizeof(e) + 256 * 16);
+  EXPECT(entropy_memory_bytes(&e) >= sizeof(e) + 256 * 8);
   json_object_put(j);
   entropy_free(&e);
   free(addrs);
@@ -306,9 +311,10 @@ static void test_counts_beyond_32_bits(void) {
 /* 2^21 consecutive 8-byte addresses, each once: H_0 = 21 bits, and the
  * counts take the run's two bytes per address and a table of at most a
  * quarter of them, under 10 bytes per address where a table alone takes
- * 16 to 24.  Then each again (spills of addresses the run holds, which
- * let the table grow to the run's size): the sorted pairs are the
- * addresses in order, each counted twice, and H_k is unchanged. */
+ * 16 to 24.  Then each again: the first spill finds its addresses in the
+ * run, and the run moves into the tables (which hold every address, 8 to
+ * 15 bytes each); the sorted pairs are the addresses in order, each
+ * counted twice, and H_k is unchanged. */
 static void test_large_stream_in_runs(void) {
   size_t n = (size_t)1 << 21;
   uint64_t *addrs = malloc(n * sizeof(*addrs));
@@ -319,9 +325,8 @@ static void test_large_stream_in_runs(void) {
   init(&e);
   for (int pass = 0; pass < 2; pass++) {
     entropy_add_batch(&e, addrs, n);
-    EXPECT(e.run.n > 0);
-    if (pass == 0)
-      EXPECT(entropy_memory_bytes(&e) < 10 * n);
+    EXPECT(pass == 0 ? e.run.n > 0 : e.run.n == 0 && e.absorbed > 0);
+    EXPECT(entropy_memory_bytes(&e) < (pass == 0 ? 10 : 16) * n);
     EXPECT(entropy_compute(&e, K, h) == 0);
     for (int k = 0; k <= K; k++)
       EXPECT(h[k] == (k <= 3 ? 21.0 : 24.0 - k));
@@ -337,7 +342,74 @@ static void test_large_stream_in_runs(void) {
   free(addrs);
 }
 
+static int by_address(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The pairs come out in address order, each address once with its count,
+ * against qsort of the raw list: 50,000 random addresses whose top byte
+ * is 0 or 1 (parts of the sort too large for one pass at every byte). */
+static void test_sorted_pairs(void) {
+  size_t n = 50000, m = 0, distinct = 0, good = 0;
+  uint64_t *addrs = malloc(n * sizeof(*addrs));
+  for (size_t i = 0; i < n; i++)
+    addrs[i] = (test_rng() & (((uint64_t)1 << 57) - 1)) & ~(uint64_t)0xf000;
+  for (size_t i = 0; i < n / 10; i++) /* some twice */
+    addrs[n - 1 - i] = addrs[i];
+  struct entropy_counts e;
+  init(&e);
+  add_in_batches(&e, addrs, n);
+  struct entropy_pair *pairs = entropy_sorted_pairs(&e, &m);
+  qsort(addrs, n, sizeof(*addrs), by_address);
+  for (size_t i = 0; pairs && i < n; distinct++) {
+    size_t j = i;
+    while (j < n && addrs[j] == addrs[i])
+      j++;
+    good += distinct < m && pairs[distinct].addr == addrs[i] &&
+            pairs[distinct].count == j - i;
+    i = j;
+  }
+  EXPECT_EQ(m, distinct);
+  EXPECT_EQ(good, distinct);
+  free(pairs);
+  entropy_free(&e);
+  free(addrs);
+}
+
+/* A scope that sweeps the same addresses again: the spill that finds
+ * them in the run moves the run into the tables, the address being added
+ * among them.  With four regions taken by one address each, the words of
+ * a fifth region are counted in the table of whole addresses, and of the
+ * first region in its own; either way every address is counted once with
+ * its accesses (distinct addresses and H_k against the brute force). */
+static void test_sweeps_back_into_tables(void) {
+  enum { WORDS = 40, SWEEPS = 5 };
+  for (uint64_t high = 1; high <= 5; high += 4) {
+    uint64_t addrs[4 + WORDS * SWEEPS];
+    size_t n = 0;
+    for (uint64_t r = 1; r <= 4; r++)
+      addrs[n++] = r << 32 | 0x1000;
+    for (int sweep = 0; sweep < SWEEPS; sweep++)
+      for (uint64_t w = 0; w < WORDS; w++)
+        addrs[n++] = high << 32 | (0x2000 + 8 * w);
+    struct entropy_counts e;
+    entropy_init(&e);
+    e.spill_at = 8;
+    for (size_t i = 0; i < n; i++)
+      entropy_add_batch(&e, &addrs[i], 1);
+    EXPECT(e.absorbed > 0);
+    EXPECT_EQ(entropy_distinct_addresses(&e), 4 + WORDS);
+    double h[K + 1];
+    EXPECT(entropy_compute(&e, K, h) == 0);
+    for (unsigned k = 0; k <= K; k++)
+      EXPECT(fabs(h[k] - brute_entropy(addrs, n, k)) < 1e-9);
+    entropy_free(&e);
+  }
+}
+
 static void run_all(void) {
+  RUN(test_sorted_pairs);
   RUN(test_consecutive_addresses);
   RUN(test_equal_counts);
   RUN(test_single_address);
@@ -353,6 +425,7 @@ int main(void) {
   test_seed(0x9e3779b97f4a7c15);
   run_all();
   RUN(test_large_stream_in_runs);
+  RUN(test_sweeps_back_into_tables);
   spill_at = 8;
   run_all();
   return check_summary();
