@@ -196,6 +196,32 @@ uint64_t *u64map_find(const struct u64map *m, uint64_t key) {
   return e->key == key ? &e->value : NULL;
 }
 
+/* Linear probing without tombstones: the keys after the hole that probe
+ * from at or before it move back into it (Knuth's algorithm R), so every
+ * key stays reachable from its home slot without passing an empty one. */
+void u64map_remove(struct u64map *m, uint64_t key) {
+  if (key == 0) {
+    m->has_zero = 0;
+    return;
+  }
+  if (m->capacity == 0)
+    return;
+  struct u64map_entry *e = u64map_probe(m, key);
+  if (e->key != key)
+    return;
+  size_t mask = m->capacity - 1, hole = (size_t)(e - m->entries);
+  for (size_t i = (hole + 1) & mask; m->entries[i].key; i = (i + 1) & mask) {
+    size_t home = u64map_hash(m->entries[i].key) & mask;
+    /* the key may fill the hole when its home is not in (hole, i] */
+    if (((i - home) & mask) >= ((i - hole) & mask)) {
+      m->entries[hole] = m->entries[i];
+      hole = i;
+    }
+  }
+  m->entries[hole] = (struct u64map_entry){0, 0};
+  m->used--;
+}
+
 size_t u64map_count(const struct u64map *m) {
   return m->used + (m->has_zero ? 1 : 0);
 }

@@ -60,6 +60,11 @@ int u64map_count_keys(struct u64map *m, const uint64_t *keys, size_t n,
 /* The value of key, or NULL when key is absent. */
 uint64_t *u64map_find(const struct u64map *m, uint64_t key);
 
+/* Removes key (absent: nothing); values of other keys stay where they are
+ * only until the next insertion, as ever, and pointers into the table from
+ * before the removal may point at another key's value. */
+void u64map_remove(struct u64map *m, uint64_t key);
+
 size_t u64map_count(const struct u64map *m);
 
 /* Iteration in unspecified order: start with *iter = 0; returns 1 and sets

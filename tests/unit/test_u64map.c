@@ -1,6 +1,7 @@
 /* test_u64map.c: the flat hash map against a brute-force reference (a
  * sorted pool of keys with an array of expected values), on random keys
- * including 0 and UINT64_MAX, through growth, iteration and clearing. */
+ * including 0 and UINT64_MAX, through growth, removal, iteration and
+ * clearing. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +196,46 @@ static void test_random_against_reference(void) {
   reference_free(&r);
 }
 
+/* Insertions and removals mixed at random (half the steps remove), in a
+ * small table where probe runs are long and wrap around its end: every
+ * key left is found with its value, every removed one is absent. */
+static void test_remove_against_reference(void) {
+  struct reference r;
+  struct u64map m;
+  reference_init(&r, 3000);
+  u64map_init(&m);
+  for (int step = 0; step < 200000; step++) {
+    size_t i = test_rng() % r.n;
+    if (test_rng() % 2) {
+      u64map_remove(&m, r.keys[i]);
+      r.present[i] = 0;
+      r.values[i] = 0;
+    } else {
+      uint64_t *v = u64map_slot(&m, r.keys[i]);
+      EXPECT(v != NULL);
+      if (!v)
+        break;
+      EXPECT(*v == r.values[i]);
+      *v += step + 1;
+      r.values[i] += step + 1;
+      r.present[i] = 1;
+    }
+    if (step % 5000 == 0) {
+      check_shape(&m);
+      check_lookups(&m, &r);
+    }
+  }
+  check_lookups(&m, &r);
+  check_iteration(&m, &r);
+  for (size_t i = 0; i < r.n; i++) /* removing all empties the table */
+    u64map_remove(&m, r.keys[i]);
+  EXPECT(u64map_count(&m) == 0);
+  for (size_t k = 0; k < m.capacity; k++)
+    EXPECT(m.entries[k].key == 0);
+  u64map_free(&m);
+  reference_free(&r);
+}
+
 /* Sequential keys (the footprint's line numbers) and growth from empty. */
 static void test_sequential_growth(void) {
   struct u64map m;
@@ -242,6 +283,7 @@ int main(void) {
   RUN(test_empty);
   RUN(test_special_keys);
   RUN(test_random_against_reference);
+  RUN(test_remove_against_reference);
   RUN(test_sequential_growth);
   RUN(test_reserve);
   return check_summary();
