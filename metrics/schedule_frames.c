@@ -32,6 +32,7 @@ struct sched *sched_new(const struct sched_config *config,
   s->n_sched = s->cfg.n_windows + (s->cfg.bblp ? 2 : 0);
   s->stride = s->n_sched + TAG_WORDS;
   s->entry_words = 1 + 2 * s->n_sched + (s->cfg.bblp ? TAG_WORDS : 0);
+  s->load_words = 1 + s->n_sched;
   s->wide_at = s->cfg.narrow_limit && s->cfg.narrow_limit < NARROW_LIMIT
                    ? s->cfg.narrow_limit
                    : NARROW_LIMIT;

@@ -12,7 +12,8 @@
 #define SHARED_FN (UINT32_MAX - 1)
 #define PAGE_SHIFT 8 /* shadow pages of memory state cover 256 bytes */
 #define PAGE_CACHE 16
-#define MAX_ACCESSES 256 /* addresses one instruction can touch (lanes) */
+#define PAGE_SHIFT_SLOTS 4 /* slot sizes: 1, 2, 4 or 8 bytes */
+#define MAX_ACCESSES 256   /* addresses one instruction can touch (lanes) */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #define NARROW_LIMIT (UINT64_C(1) << 32) /* values 32-bit words hold */
 
@@ -91,8 +92,22 @@ struct frame {
 };
 
 struct shadow_page {
-  unsigned char *base; /* entries of entry_words words each */
+  unsigned char *base; /* entries of `words` words each */
   unsigned shift;      /* log2 of the bytes per slot */
+  /* entry_words, or load_words while nothing has stored to the page: its
+   * entries then hold the key and the load ready cycles only (a store's
+   * words would all be 0), and the first store makes them whole. */
+  unsigned words;
+  /* Its start addresses that went to overflow entries wanting smaller
+   * slots, since it last took a slot size. */
+  uint32_t overflow;
+  uint32_t run; /* 1 + its short run (schedule_memory.c), 0: a heap block */
+};
+
+/* Mapped memory that short pages are cut from in order. */
+struct short_run {
+  unsigned char *base; /* NULL once unmapped */
+  uint32_t live;       /* pages cut from it and not freed */
 };
 
 struct sched {
@@ -117,11 +132,19 @@ struct sched {
    * bytes where 2^shift is the size of the first access to the page (so
    * arrays of doubles, ints or chars get one per element), found through a
    * small page cache; other start addresses falling into a taken entry go
-   * to overflow chunks.  Entries move only when they widen
-   * (schedule_memory.c).  Their words are 32 bits while every cycle and
-   * instance number fits (each rises by at most one per instruction), 64
-   * bits from the instruction where one might not: `wide`. */
-  size_t entry_words;
+   * to overflow chunks.  A page no access has stored to holds short
+   * entries (key, load ready[S]): read-only data (a region's inputs, a
+   * list it walks) takes (1 + S) words an entry instead of entry_words.
+   * A page whose start addresses overflow its slots often enough (bytes
+   * of an array first written a word at a time) takes smaller slots, and
+   * its overflow entries move into them.  Entries move when they widen,
+   * when their page's first store makes them whole and when their page
+   * takes smaller slots (schedule_memory.c; `entries_moved` counts the
+   * last two).  Their words are 32 bits while every cycle and instance
+   * number fits (each rises by at most one per instruction), 64 bits from
+   * the instruction where one might not: `wide`. */
+  size_t entry_words, load_words;
+  uint64_t entries_moved;
   int wide;            /* entry words are 64 bits */
   uint64_t wide_at;    /* the first value 32-bit words must not reach */
   uint64_t narrow_to;  /* s->n + next_seq up to which they cannot */
@@ -135,6 +158,18 @@ struct sched {
   struct u64map overflow; /* address -> 1 + overflow entry number */
   unsigned char **chunks;
   size_t n_overflow, chunk_cap;
+  size_t *free_overflow; /* entry numbers whose entries moved into pages */
+  size_t n_free, free_cap;
+  struct short_run *runs; /* the last one is being filled */
+  size_t n_runs, runs_cap, run_fill, runs_mapped;
+  size_t short_live; /* bytes of the short pages in use */
+  /* Short pages freed in runs still mapped, by log2 of their slot size,
+   * for the next short pages of that size (schedule_memory.c). */
+  struct freed_page {
+    unsigned char *base;
+    uint32_t run;
+  } *freed[PAGE_SHIFT_SLOTS];
+  size_t n_freed[PAGE_SHIFT_SLOTS], freed_cap[PAGE_SHIFT_SLOTS];
 
   uint64_t *ring[SCHED_MAX_WINDOWS];
   uint32_t ring_pos[SCHED_MAX_WINDOWS];
@@ -167,9 +202,17 @@ static inline void *sched_grow(void *p, size_t *cap, size_t need, size_t size) {
 }
 
 /* ---- Memory dependencies (schedule_memory.c) ---- */
+/* The shadow page of a page number missing from the page cache, created
+ * (short entries unless `store`) when new; NULL without memory. */
 const struct shadow_page *sched_shadow_page(struct sched *s, uint64_t page,
-                                            unsigned shift);
-void *sched_overflow_entry(struct sched *s, uint64_t addr);
+                                            unsigned shift, int store);
+/* Page number `page`, of short entries, made whole before its first
+ * store; NULL without memory (it stays as it was). */
+const struct shadow_page *sched_page_whole(struct sched *s, uint64_t page);
+/* The entry of a start address whose slot another start address holds:
+ * an overflow entry, or a slot of its own when its page takes smaller
+ * slots first (*short_entry as in sched_mem_entry).  NULL without memory. */
+void *sched_overflow_entry(struct sched *s, uint64_t addr, int *short_entry);
 void sched_memory_free(struct sched *s);
 /* Bytes of one memory entry in the current width. */
 static inline size_t sched_entry_bytes(const struct sched *s) {
@@ -195,28 +238,34 @@ static ALWAYS_INLINE void entry_set(void *e, size_t i, uint64_t v,
 
 /* The entry of an exact start address (zeroed when new): key (its offset
  * in the page + 1; overflow entries do not read it), store ready per
- * schedule, load ready per schedule, tag.  NULL without memory. */
+ * schedule, load ready per schedule, tag; or, when *short_entry is set
+ * (only for an access that does not store), key and load ready per
+ * schedule.  A store makes its page's entries whole first, which moves
+ * them.  NULL without memory. */
 static ALWAYS_INLINE void *sched_mem_entry(struct sched *s, uint64_t addr,
-                                           uint32_t size, const int wide) {
+                                           uint32_t size, int store,
+                                           int *short_entry, const int wide) {
   unsigned shift = size >= 8 ? 3 : size >= 4 ? 2 : size >= 2 ? 1 : 0;
   uint64_t page = addr >> PAGE_SHIFT;
   unsigned c = (unsigned)(page & (PAGE_CACHE - 1));
   const struct shadow_page *p = s->page_cache[c].page == page + 1
                                     ? &s->page_cache[c].p
-                                    : sched_shadow_page(s, page, shift);
+                                    : sched_shadow_page(s, page, shift, store);
+  *short_entry = 0;
   if (!p)
     return NULL;
+  if (store && p->words != s->entry_words && !(p = sched_page_whole(s, page)))
+    return NULL;
   uint64_t key = (addr & ((UINT64_C(1) << PAGE_SHIFT) - 1)) + 1;
-  void *e =
-      p->base + ((key - 1) >> p->shift) * (s->entry_words << (wide ? 3 : 2));
+  void *e = p->base + ((key - 1) >> p->shift) * (p->words << (wide ? 3 : 2));
   uint64_t k = entry_get(e, 0, wide);
-  if (k == key)
-    return e;
-  if (!k && addr) {
+  if (k != key) {
+    if (k || !addr)
+      return sched_overflow_entry(s, addr, short_entry);
     entry_set(e, 0, key, wide);
-    return e;
   }
-  return sched_overflow_entry(s, addr);
+  *short_entry = p->words != s->entry_words;
+  return e;
 }
 
 /* ---- The shadow call stack (schedule_frames.c) ---- */

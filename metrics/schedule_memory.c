@@ -1,13 +1,15 @@
 /* schedule_memory.c: the schedules' memory-dependency state (shadow pages
- * of entries by exact start address, overflow chunks for the addresses that
- * share an entry), its widening from 32- to 64-bit words, and its charges
- * to the process's memory budget (budget.h).  The page-cache hit is
- * inline in schedule_internal.h; this is the rest. */
+ * of entries by exact start address, short until the page's first store;
+ * overflow chunks for the addresses that share an entry), its widening
+ * from 32- to 64-bit words, and its charges to the process's memory budget
+ * (budget.h).  The page-cache hit is inline in schedule_internal.h; this
+ * is the rest. */
 #include "budget.h"
 #include "schedule_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define CHUNK_ENTRIES 1024
 
@@ -37,8 +39,169 @@ static size_t page_entries(unsigned shift) {
   return (size_t)1 << (PAGE_SHIFT - shift);
 }
 
-static size_t page_bytes(const struct sched *s, unsigned shift) {
-  return page_entries(shift) * sched_entry_bytes(s);
+/* Bytes of a page of 2^shift-byte slots with entries of `words` words. */
+static size_t page_bytes(const struct sched *s, unsigned shift,
+                         unsigned words) {
+  return page_entries(shift) * words << (s->wide ? 3 : 2);
+}
+
+static size_t shadow_bytes(const struct sched *s, const struct shadow_page *p) {
+  return page_bytes(s, p->shift, p->words);
+}
+
+/* ---- Pages' memory -------------------------------------------------
+ * Whole pages are heap blocks.  Short pages are cut from mapped runs: a
+ * freed one (made whole, or replaced by one of smaller slots) goes to a
+ * list for the next short page of its slot size, and a run is unmapped
+ * once every page cut from it is freed.  So an array a scope reads in one
+ * sweep and writes in the next gives its short pages' memory back, and a
+ * table whose pages are read first and written later, in no order (a hash
+ * table filling up), reuses it; heap blocks of their size would stay
+ * behind as holes too small for whole pages.  When the lists hold half as
+ * much as the short pages in use (pages freed among pages that stay short,
+ * and no new ones to take their places: of two arrays read, one is then
+ * written), the short pages move into new runs and the old ones go. */
+#define SHORT_RUN ((size_t)256 << 10)
+
+/* Unmaps run number `run` (1-based), whose pages are all in the lists. */
+static void run_unmap(struct sched *s, uint32_t run) {
+  for (unsigned sh = 0; sh < PAGE_SHIFT_SLOTS; sh++) {
+    size_t kept = 0;
+    for (size_t i = 0; i < s->n_freed[sh]; i++)
+      if (s->freed[sh][i].run != run)
+        s->freed[sh][kept++] = s->freed[sh][i];
+    s->n_freed[sh] = kept;
+  }
+  munmap(s->runs[run - 1].base, SHORT_RUN);
+  budget_give(SHORT_RUN);
+  s->runs[run - 1].base = NULL;
+  s->runs_mapped--;
+}
+
+/* Zeroed memory for a page of 2^shift-byte slots (a short one from the
+ * runs: *run its number + 1), NULL when memory or the budget is short. */
+static unsigned char *page_alloc(struct sched *s, size_t bytes, unsigned shift,
+                                 int in_run, uint32_t *run) {
+  *run = 0;
+  if (!in_run || bytes > SHORT_RUN)
+    return budget_calloc(s, bytes);
+  if (s->n_freed[shift]) {
+    struct freed_page f = s->freed[shift][--s->n_freed[shift]];
+    memset(f.base, 0, bytes);
+    s->runs[f.run - 1].live++;
+    s->short_live += bytes;
+    *run = f.run;
+    return f.base;
+  }
+  if (!s->n_runs || s->run_fill + bytes > SHORT_RUN) {
+    struct short_run *r =
+        sched_grow(s->runs, &s->runs_cap, s->n_runs + 1, sizeof *r);
+    if (!r)
+      return NULL;
+    s->runs = r;
+    if (!budget_take(s, SHORT_RUN))
+      return NULL;
+    void *base = mmap(NULL, SHORT_RUN, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+      budget_give(SHORT_RUN);
+      return NULL;
+    }
+    if (s->n_runs && r[s->n_runs - 1].base && !r[s->n_runs - 1].live)
+      run_unmap(s, (uint32_t)s->n_runs); /* every page of it went */
+    r[s->n_runs++] = (struct short_run){base, 0};
+    s->runs_mapped++;
+    s->run_fill = 0;
+  }
+  unsigned char *p = s->runs[s->n_runs - 1].base + s->run_fill;
+  s->run_fill += bytes;
+  s->short_live += bytes;
+  s->runs[s->n_runs - 1].live++;
+  *run = (uint32_t)s->n_runs;
+  return p;
+}
+
+/* Frees a page: a heap block's memory, or a short page into the list of
+ * its slot size (when the list cannot grow, the page's memory stays unused
+ * until the scheduler is freed). */
+static void page_free(struct sched *s, unsigned char *base, size_t bytes,
+                      unsigned shift, uint32_t run) {
+  if (!run) {
+    budget_give(bytes);
+    free(base);
+    return;
+  }
+  s->short_live -= bytes;
+  struct freed_page *f = sched_grow(s->freed[shift], &s->freed_cap[shift],
+                                    s->n_freed[shift] + 1, sizeof *f);
+  if (f) {
+    s->freed[shift] = f;
+    f[s->n_freed[shift]++] = (struct freed_page){base, run};
+  }
+  if (!--s->runs[run - 1].live && run != s->n_runs && f)
+    run_unmap(s, run);
+}
+
+static void runs_free(struct sched *s) {
+  for (size_t r = 0; r < s->n_runs; r++)
+    if (s->runs[r].base) {
+      munmap(s->runs[r].base, SHORT_RUN);
+      budget_give(SHORT_RUN);
+    }
+  free(s->runs);
+  s->runs = NULL;
+  s->n_runs = s->runs_cap = s->run_fill = s->runs_mapped = s->short_live = 0;
+  for (unsigned sh = 0; sh < PAGE_SHIFT_SLOTS; sh++) {
+    free(s->freed[sh]);
+    s->freed[sh] = NULL;
+    s->n_freed[sh] = s->freed_cap[sh] = 0;
+  }
+}
+
+/* Every short page moved, in page order, into new runs, and the old runs
+ * unmapped (those of pages that could not move stay).  Entries move: the
+ * page cache is emptied, and entries_moved counts it. */
+static void compact_runs(struct sched *s) {
+  uint64_t limit = s->cfg.max_memory_bytes;
+  if (limit && budget_used() + s->short_live + SHORT_RUN > limit)
+    return;
+  size_t first_new = s->n_runs;
+  for (unsigned sh = 0; sh < PAGE_SHIFT_SLOTS; sh++)
+    s->n_freed[sh] = 0;    /* in the old runs */
+  s->run_fill = SHORT_RUN; /* the next page starts a run */
+  for (size_t i = 0; i < s->n_pages; i++) {
+    struct shadow_page *p = &s->page_base[i];
+    if (!p->run || p->run > first_new)
+      continue;
+    size_t bytes = shadow_bytes(s, p);
+    uint32_t run;
+    unsigned char *to = page_alloc(s, bytes, p->shift, 1, &run);
+    if (!to)
+      break;
+    memcpy(to, p->base, bytes);
+    s->runs[p->run - 1].live--;
+    s->short_live -= bytes;
+    p->base = to;
+    p->run = run;
+  }
+  for (size_t r = 0; r < first_new; r++)
+    if (s->runs[r].base && !s->runs[r].live)
+      run_unmap(s, (uint32_t)r + 1);
+  memset(s->page_cache, 0, sizeof s->page_cache);
+  s->entries_moved++;
+}
+
+/* After a short page was freed: compaction once the lists hold at least
+ * 1 MiB, half as much as the short pages in use (the copy then costs two
+ * bytes per byte given back) and 16 bytes per page (which bounds the walk
+ * over the pages per byte given back). */
+static void maybe_compact(struct sched *s) {
+  size_t freed = 0;
+  for (unsigned sh = 0; sh < PAGE_SHIFT_SLOTS; sh++)
+    freed += s->n_freed[sh] * page_bytes(s, sh, (unsigned)s->load_words);
+  if (freed >= 4 * SHORT_RUN && 2 * freed >= s->short_live &&
+      freed >= 16 * s->n_pages)
+    compact_runs(s);
 }
 
 static size_t chunk_bytes(const struct sched *s) {
@@ -49,11 +212,18 @@ static size_t n_chunks(const struct sched *s) {
   return (s->n_overflow + CHUNK_ENTRIES - 1) / CHUNK_ENTRIES;
 }
 
-/* The shadow page of a page number missing from the page cache, created
- * zeroed with slots of 2^shift bytes; NULL without memory. */
-const struct shadow_page *sched_shadow_page(struct sched *s, uint64_t page,
-                                            unsigned shift) {
+static const struct shadow_page *cache_page(struct sched *s, uint64_t page,
+                                            uint64_t index) {
   unsigned c = (unsigned)(page & (PAGE_CACHE - 1));
+  s->page_cache[c].page = page + 1;
+  s->page_cache[c].p = s->page_base[index];
+  return &s->page_cache[c].p;
+}
+
+/* Created zeroed with slots of 2^shift bytes, short entries unless the
+ * first access stores. */
+const struct shadow_page *sched_shadow_page(struct sched *s, uint64_t page,
+                                            unsigned shift, int store) {
   uint64_t *v = u64map_slot(&s->pages, page);
   if (!v)
     return NULL;
@@ -63,23 +233,190 @@ const struct shadow_page *sched_shadow_page(struct sched *s, uint64_t page,
     if (!b)
       return NULL;
     s->page_base = b;
-    if (!(b[s->n_pages].base = budget_calloc(s, page_bytes(s, shift))))
+    unsigned words = (unsigned)(store ? s->entry_words : s->load_words);
+    if (!(b[s->n_pages].base = page_alloc(s, page_bytes(s, shift, words), shift,
+                                          !store, &b[s->n_pages].run)))
       return NULL;
     b[s->n_pages].shift = shift;
+    b[s->n_pages].words = words;
+    b[s->n_pages].overflow = 0;
     *v = ++s->n_pages;
   }
-  s->page_cache[c].page = page + 1;
-  s->page_cache[c].p = s->page_base[*v - 1];
-  return &s->page_cache[c].p;
+  return cache_page(s, page, *v - 1);
 }
 
-/* A start address whose shadow entry another start address holds. */
-void *sched_overflow_entry(struct sched *s, uint64_t addr) {
-  uint64_t *v = u64map_slot(&s->overflow, addr);
-  if (!v)
+/* Each short entry's key and load words go to their places in a whole one
+ * (store words and tag 0).  No pointer to a short entry outlives the
+ * instruction that took it (the stores list holds whole entries only):
+ * site_accesses (schedule_run.c) takes its accesses again when this ran
+ * while it took them. */
+const struct shadow_page *sched_page_whole(struct sched *s, uint64_t page) {
+  uint64_t *v = u64map_find(&s->pages, page);
+  struct shadow_page *p = &s->page_base[*v - 1];
+  size_t n = page_entries(p->shift), from = p->words, to = s->entry_words;
+  uint32_t run;
+  unsigned char *whole =
+      page_alloc(s, page_bytes(s, p->shift, (unsigned)to), p->shift, 0, &run);
+  if (!whole)
     return NULL;
-  if (!*v) {
-    size_t n = s->n_overflow, c = n / CHUNK_ENTRIES;
+  size_t word = s->wide ? 8 : 4, ld = 1 + s->n_sched;
+  for (size_t i = 0; i < n; i++) {
+    const unsigned char *e = p->base + i * from * word;
+    unsigned char *w = whole + i * to * word;
+    memcpy(w, e, word);                                 /* key */
+    memcpy(w + ld * word, e + word, (from - 1) * word); /* load ready */
+  }
+  page_free(s, p->base, shadow_bytes(s, p), p->shift, p->run);
+  p->base = whole;
+  p->words = (unsigned)to;
+  p->run = run;
+  s->entries_moved++;
+  maybe_compact(s);
+  return cache_page(s, page, *v - 1);
+}
+
+static unsigned char *chunk_entry(const struct sched *s, size_t n) {
+  return s->chunks[n / CHUNK_ENTRIES] +
+         n % CHUNK_ENTRIES * sched_entry_bytes(s);
+}
+
+/* ---- Smaller slots ------------------------------------------------- */
+
+/* log2 of the largest slot, at most 2^shift bytes, that starts at a page
+ * offset: slots of that size or smaller give it a slot of its own. */
+static unsigned alignment(uint64_t offset, unsigned shift) {
+  unsigned a = offset ? (unsigned)__builtin_ctzll(offset) : shift;
+  return a < shift ? a : shift;
+}
+
+/* An overflow entry moving into a page, and where it was. */
+struct moving {
+  uint64_t offset;        /* in the page */
+  size_t n;               /* overflow entry number */
+  const unsigned char *e; /* the entry */
+};
+
+static int by_entry(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const struct moving *)a)->e,
+            y = (uintptr_t)((const struct moving *)b)->e;
+  return (x > y) - (x < y);
+}
+
+/* The stores list's pointers into the page's old entries (old, `n_old`
+ * slots of `ew` bytes, their keys in the first word) and into the moving
+ * overflow entries (mv, sorted by entry) point at their places in `fine`,
+ * a page of 2^to-byte slots. */
+static void follow_stores(struct sched *s, const unsigned char *old,
+                          size_t n_old, unsigned char *fine, unsigned to,
+                          size_t ew, const struct moving *mv, size_t n_mv) {
+  for (size_t i = 0; i < s->n_stores; i++) {
+    const unsigned char *q = s->stores[i];
+    uint64_t offset;
+    if ((uintptr_t)q >= (uintptr_t)old &&
+        (uintptr_t)q < (uintptr_t)old + n_old * ew)
+      offset = entry_get(q, 0, s->wide) - 1;
+    else {
+      struct moving key = {0, 0, q};
+      const struct moving *m = bsearch(&key, mv, n_mv, sizeof *mv, by_entry);
+      if (!m)
+        continue;
+      offset = m->offset;
+    }
+    s->stores[i] = fine + (offset >> to) * ew;
+  }
+}
+
+/* Gives the page slots small enough (2^finer bytes or smaller) for each of
+ * its start addresses, its own and its overflow entries' alike, and moves
+ * the overflow entries in: 0, or -1 without memory (nothing changed). */
+static int refine_page(struct sched *s, uint64_t page, struct shadow_page *p,
+                       unsigned finer) {
+  size_t word = s->wide ? 8 : 4, ew = p->words * word;
+  size_t n = page_entries(p->shift), n_mv = 0;
+  struct moving mv[(size_t)1 << PAGE_SHIFT];
+  unsigned to = finer;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t k = entry_get(p->base + i * ew, 0, s->wide);
+    if (k)
+      to = alignment(k - 1, to);
+  }
+  for (uint64_t off = 0; off < ((uint64_t)1 << PAGE_SHIFT); off++) {
+    uint64_t addr = page << PAGE_SHIFT | off;
+    const uint64_t *v = u64map_find(&s->overflow, addr);
+    if (!addr || !v)
+      continue;
+    mv[n_mv++] = (struct moving){off, *v - 1, chunk_entry(s, *v - 1)};
+    to = alignment(off, to);
+  }
+  size_t *fr =
+      sched_grow(s->free_overflow, &s->free_cap, s->n_free + n_mv, sizeof *fr);
+  if (!fr)
+    return -1;
+  s->free_overflow = fr;
+  uint32_t run;
+  unsigned char *fine = page_alloc(s, page_bytes(s, to, p->words), to,
+                                   p->words != s->entry_words, &run);
+  if (!fine)
+    return -1;
+  for (size_t i = 0; i < n; i++) {
+    const unsigned char *e = p->base + i * ew;
+    uint64_t k = entry_get(e, 0, s->wide);
+    if (k)
+      memcpy(fine + ((k - 1) >> to) * ew, e, ew);
+  }
+  /* Overflow entries are whole; a short page's have never been stored to
+   * (a store makes the page whole before it takes an entry). */
+  size_t ld = p->words == s->entry_words ? 1 : 1 + s->n_sched;
+  for (size_t m = 0; m < n_mv; m++) {
+    unsigned char *e = fine + (mv[m].offset >> to) * ew;
+    memcpy(e + word, mv[m].e + ld * word, ew - word);
+    entry_set(e, 0, mv[m].offset + 1, s->wide);
+    u64map_remove(&s->overflow, page << PAGE_SHIFT | mv[m].offset);
+    s->free_overflow[s->n_free++] = mv[m].n;
+  }
+  qsort(mv, n_mv, sizeof *mv, by_entry);
+  follow_stores(s, p->base, n, fine, to, ew, mv, n_mv);
+  page_free(s, p->base, shadow_bytes(s, p), p->shift, p->run);
+  p->base = fine;
+  p->run = run;
+  p->shift = to;
+  p->overflow = 0;
+  s->entries_moved++;
+  maybe_compact(s);
+  return 0;
+}
+
+void *sched_overflow_entry(struct sched *s, uint64_t addr, int *short_entry) {
+  uint64_t *v = u64map_find(&s->overflow, addr);
+  if (v)
+    return chunk_entry(s, *v - 1);
+  uint64_t page = addr >> PAGE_SHIFT, offset = addr & ((1u << PAGE_SHIFT) - 1);
+  uint64_t index = *u64map_find(&s->pages, page) - 1;
+  struct shadow_page *p = &s->page_base[index];
+  unsigned finer = alignment(offset, p->shift);
+  /* Smaller slots once the page's overflow entries would take about the
+   * memory they add. */
+  if (finer < p->shift &&
+      ++p->overflow >= (page_entries(finer) - page_entries(p->shift)) / 2) {
+    if (refine_page(s, page, p, finer) == 0) {
+      cache_page(s, page, index);
+      unsigned char *e =
+          p->base + (offset >> p->shift) * (p->words << (s->wide ? 3 : 2));
+      entry_set(e, 0, offset + 1, s->wide);
+      *short_entry = p->words != s->entry_words;
+      return e;
+    }
+    p->overflow = 0; /* no memory: try again after as many more */
+  }
+  if (!(v = u64map_slot(&s->overflow, addr)))
+    return NULL;
+  size_t n;
+  if (s->n_free) {
+    n = s->free_overflow[--s->n_free];
+    memset(chunk_entry(s, n), 0, sched_entry_bytes(s));
+  } else {
+    n = s->n_overflow;
+    size_t c = n / CHUNK_ENTRIES;
     if (n % CHUNK_ENTRIES == 0) {
       unsigned char **ch =
           sched_grow(s->chunks, &s->chunk_cap, c + 1, sizeof *ch);
@@ -89,19 +426,20 @@ void *sched_overflow_entry(struct sched *s, uint64_t addr) {
       if (!(ch[c] = budget_calloc(s, chunk_bytes(s))))
         return NULL;
     }
-    *v = ++s->n_overflow;
+    s->n_overflow++;
   }
-  size_t n = *v - 1;
-  return s->chunks[n / CHUNK_ENTRIES] +
-         n % CHUNK_ENTRIES * sched_entry_bytes(s);
+  *v = n + 1;
+  return chunk_entry(s, n);
 }
 
 void sched_memory_free(struct sched *s) {
   u64map_free(&s->pages);
-  for (size_t p = 0; p < s->n_pages; p++) {
-    budget_give(page_bytes(s, s->page_base[p].shift));
-    free(s->page_base[p].base);
-  }
+  for (size_t p = 0; p < s->n_pages; p++)
+    if (!s->page_base[p].run) {
+      budget_give(shadow_bytes(s, &s->page_base[p]));
+      free(s->page_base[p].base);
+    }
+  runs_free(s);
   free(s->page_base);
   u64map_free(&s->overflow);
   for (size_t c = 0; c < n_chunks(s); c++) {
@@ -109,6 +447,7 @@ void sched_memory_free(struct sched *s) {
     free(s->chunks[c]);
   }
   free(s->chunks);
+  free(s->free_overflow);
 }
 
 void sched_forget_memory(struct sched *s) {
@@ -119,6 +458,8 @@ void sched_forget_memory(struct sched *s) {
   s->n_pages = s->page_cap = 0;
   s->chunks = NULL;
   s->n_overflow = s->chunk_cap = 0;
+  s->free_overflow = NULL;
+  s->n_free = s->free_cap = 0;
   memset(s->page_cache, 0, sizeof s->page_cache);
   s->n_stores = 0; /* entries of instances cut by the gap */
 }
@@ -164,7 +505,7 @@ static size_t narrow_blocks(struct sched *s, unsigned char ***block,
   size_t n = 0;
   for (size_t p = 0; p < s->n_pages; p++) {
     block[n] = &s->page_base[p].base;
-    bytes[n++] = page_bytes(s, s->page_base[p].shift);
+    bytes[n++] = shadow_bytes(s, &s->page_base[p]);
   }
   for (size_t c = 0; c < n_chunks(s); c++) {
     block[n] = &s->chunks[c];
@@ -190,12 +531,18 @@ void sched_widen(struct sched *s) {
     for (size_t i = 0; i < s->n_stores; i++)
       st[i] = (struct moved){(uintptr_t)s->stores[i], i};
     qsort(st, s->n_stores, sizeof *st, by_address);
+    size_t in_runs = 0; /* bytes of short pages, charged with their runs */
     for (size_t b = 0; b < n; b++) {
       widen_block(s, wide[b], *block[b], bytes[b], st, s->n_stores);
-      free(*block[b]);
+      if (b < s->n_pages && s->page_base[b].run) {
+        in_runs += bytes[b];
+        s->page_base[b].run = 0; /* a heap block from now on */
+      } else
+        free(*block[b]);
       *block[b] = (unsigned char *)wide[b];
     }
-    budget_charge(BUDGET_SCHED, total);
+    budget_charge(BUDGET_SCHED, total + in_runs);
+    runs_free(s);
     memset(s->page_cache, 0, sizeof s->page_cache);
   } else { /* no memory: forget the state, and say the results are not exact */
     for (size_t b = 0; b < k; b++)

@@ -12,7 +12,10 @@
 struct access {
   uint64_t addr;
   int load, store;
-  void *entry; /* key, store ready[S], load ready[S], tag */
+  /* key, store ready[S], load ready[S], tag; or only key, load ready[S]
+   * (a load from a page nothing has stored to: it depends on no store) */
+  int short_entry;
+  void *entry;
 };
 
 /* The four schedules of the default configuration (windows 0 and 64,
@@ -206,7 +209,7 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
     }
     for (size_t a = 0; a < n_acc; a++) {
       const void *e = acc[a].entry;
-      if (!e)
+      if (!e || acc[a].short_entry)
         continue;
       v4i ready, war;
       v4_entry(&ready, e, 1, WIDE); /* RAW, and WAW for stores */
@@ -257,7 +260,7 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
     }
     for (size_t a = 0; a < n_acc; a++) {
       const void *e = acc[a].entry;
-      if (!e)
+      if (!e || acc[a].short_entry)
         continue;
       for (unsigned i = 0; i < S; i++) {
         uint64_t t = entry_get(e, 1 + i, WIDE); /* RAW, and WAW for stores */
@@ -324,21 +327,22 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
     void *__restrict e = acc[a].entry;
     if (!e)
       continue;
+    const size_t ld = acc[a].short_entry ? 1 : 1 + S; /* load ready */
     if (VEC) {
       v4i loads;
       if (acc[a].store)
         v4_set_entry(e, 1, &t, WIDE);
       if (acc[a].load) {
-        v4_entry(&loads, e, 5, WIDE);
+        v4_entry(&loads, e, ld, WIDE);
         v4_max(&loads, &t);
-        v4_set_entry(e, 5, &loads, WIDE);
+        v4_set_entry(e, ld, &loads, WIDE);
       }
     } else
       for (unsigned i = 0; i < S; i++) {
         if (acc[a].store)
           entry_set(e, 1 + i, issue[i], WIDE);
-        if (acc[a].load && issue[i] > entry_get(e, 1 + S + i, WIDE))
-          entry_set(e, 1 + S + i, issue[i], WIDE);
+        if (acc[a].load && issue[i] > entry_get(e, ld + i, WIDE))
+          entry_set(e, ld + i, issue[i], WIDE);
       }
     if (BB && acc[a].store) { /* PBBLP: the producer, fixed up at its end */
       const size_t tag = 1 + 2 * S;
@@ -384,8 +388,10 @@ static ALWAYS_INLINE void contiguity(struct sched *s, struct block_state *b,
 static ALWAYS_INLINE void take_access(struct sched *s, struct access *a,
                                       uint64_t addr, int load, int store,
                                       uint32_t entry_size, const int WIDE) {
-  *a = (struct access){addr, load, store,
-                       sched_mem_entry(s, addr, entry_size, WIDE)};
+  a->addr = addr;
+  a->load = load;
+  a->store = store;
+  a->entry = sched_mem_entry(s, addr, entry_size, store, &a->short_entry, WIDE);
   if (!a->entry)
     s->untracked++;
 }
@@ -406,11 +412,17 @@ static ALWAYS_INLINE size_t site_accesses(struct sched *s,
     return 1;
   }
   size_t n = 0;
+  uint64_t moved = s->entries_moved;
   for (; *next < end && ev->site[*next] == site; ++*next)
     if (n < MAX_ACCESSES)
       take_access(s, &acc[n++], ev->addr[*next],
                   (ev->kind[*next] & ACCESS_READS) != 0,
                   (ev->kind[*next] & ACCESS_WRITES) != 0, entry_size, WIDE);
+  if (moved != s->entries_moved) /* entries taken first may have moved */
+    for (size_t a = 0; a < n; a++)
+      if (acc[a].entry)
+        acc[a].entry = sched_mem_entry(s, acc[a].addr, entry_size, acc[a].store,
+                                       &acc[a].short_entry, WIDE);
   return n;
 }
 

@@ -2,8 +2,10 @@
  * built here in the metrics' own description (program.h) with hand-written
  * decoded streams (events.h).  Every expected value is derived by hand from
  * docs/metrics.md in the comment next to it. */
+#include "budget.h"
 #include "check.h"
 #include "schedule.h"
+#include "schedule_internal.h" /* to see that pages took smaller slots */
 
 #include <math.h>
 #include <stdarg.h>
@@ -162,7 +164,10 @@ static void finish(void) {
  * tokens and cut into batches here. */
 
 static struct token {
-  int kind; /* 0 block entered, 1 resumed after call `site`, 2 address */
+  /* 0 block entered, 1 resumed after call `site`, 2 address, 3 one of
+   * several accesses of a site (`block`: its access kind; `site`: 1 for the
+   * site's last) */
+  int kind;
   uint32_t block, site;
   uint64_t addr;
 } T[1 << 16];
@@ -173,6 +178,11 @@ static void ev_resume(uint32_t site_in_block, uint32_t id) {
   T[nt++] = (struct token){1, id, site_in_block, 0};
 }
 static void ev_addr(uint64_t a) { T[nt++] = (struct token){2, 0, 0, a}; }
+/* An access of kind `kind` (events.h) of the current site, which has more
+ * than one (a memcpy's source and destination, lanes); `last` ends it. */
+static void ev_lane(uint64_t a, uint32_t kind, int last) {
+  T[nt++] = (struct token){3, kind, (uint32_t)last, a};
+}
 
 /* Where the stream stands between batches: the block and its next site. */
 struct feed {
@@ -188,12 +198,14 @@ static void batch_of(struct event_batch *b, struct feed *f, size_t from,
     event_add_instance(b, f->block, INSTANCE_CONTINUED, f->site);
   for (size_t i = from; i < to; i++) {
     const struct token *t = &T[i];
-    if (t->kind == 2) {
+    if (t->kind >= 2) {
       const struct program_site *s = &B[f->block].sites[f->site];
-      event_add_access(b, t->addr, s->size, f->site++,
-                       s->kind == PROGRAM_SITE_LOAD ? ACCESS_LOAD
-                                                    : ACCESS_STORE,
-                       s->access_class);
+      uint32_t kind = t->kind == 3                   ? t->block
+                      : s->kind == PROGRAM_SITE_LOAD ? ACCESS_LOAD
+                                                     : ACCESS_STORE;
+      event_add_access(b, t->addr, s->size, f->site, kind, s->access_class);
+      if (t->kind == 2 || t->site)
+        f->site++;
       b->end_site[b->n_instances - 1] = f->site;
       continue;
     }
@@ -291,22 +303,27 @@ static void test_straight_line(void) {
  * ILP 4/3, memory span 3: ILP_memory 1.  With the load at Y: 1, 1, 2 (WAW),
  * 1: ILP 2, memory span 2: 3/2. */
 /* store X; load Y; store X; ret, with Y = X when `same`. */
-static void build_store_load_store(int same) {
+/* One block: three 8-byte accesses without operands (each a load when
+ * its bit of `loads` is set, else a store) at a[0..2], then ret. */
+static void build_three_accesses(unsigned loads, const uint64_t a[3]) {
   reset();
   fn("main");
   blk();
-  ins(STORE, 0, 0);
-  site(PROGRAM_SITE_STORE, 8, NULL);
-  ins(LOAD, 0, 0);
-  site(PROGRAM_SITE_LOAD, 8, NULL);
-  ins(STORE, 0, 0);
-  site(PROGRAM_SITE_STORE, 8, NULL);
+  for (unsigned k = 0; k < 3; k++) {
+    int load = loads >> k & 1;
+    ins(load ? LOAD : STORE, 0, 0);
+    site(load ? PROGRAM_SITE_LOAD : PROGRAM_SITE_STORE, 8, NULL);
+  }
   ins(RET, 0, 0);
   nt = 0;
   ev_block(0);
-  ev_addr(0x1000);
-  ev_addr(same ? 0x1000 : 0x2000);
-  ev_addr(0x1000);
+  for (unsigned k = 0; k < 3; k++)
+    ev_addr(a[k]);
+}
+
+static void build_store_load_store(int same) {
+  const uint64_t a[3] = {0x1000, same ? 0x1000 : 0x2000, 0x1000};
+  build_three_accesses(2, a);
 }
 
 static void test_memory_order(void) {
@@ -782,6 +799,348 @@ static void test_memory_limit(void) {
   EXPECT_EQ(r.untracked, 0);
 }
 
+/* Pages no access has stored to hold short entries (key and load ready
+ * cycles), made whole by their first store; the loads' cycles must move
+ * with them.  load X; store X; load X; ret, X on a page first loaded:
+ * unlimited 1, 2 (WAR after the load), 3 (RAW), ret 1: ILP 4/3 (2 if the
+ * store lost the load's cycle); BBLP in order 1, 2, 3, 4: 1. */
+static void test_short_entries(void) {
+  const uint64_t a[3] = {0x9008, 0x9008, 0x9008};
+  build_three_accesses(5, a);
+  struct par_result r = thread_result(&ALL);
+  NEAR(val(&r.win[0].ilp), 4.0 / 3);
+  NEAR(val(&r.win[1].ilp), 4.0 / 3);
+  NEAR(val(&r.bblp), 1.0);
+  EXPECT_EQ(r.untracked, 0);
+}
+
+/* One instruction whose first access loads from a new page and whose
+ * second stores to the same page: the store makes the page's entries
+ * whole while the load's entry is already taken, and the load's cycle
+ * must land in the whole entry.  memcpy (source Y, destination Y + 8) 1;
+ * store Y 2 (WAR after the memcpy's load); ret 1: ILP 3/2 (3 if lost).
+ * The other way round (destination first) the page is whole from the
+ * start: the same. */
+static void test_short_entries_one_instruction(void) {
+  for (int dest_first = 0; dest_first < 2; dest_first++) {
+    reset();
+    fn("main");
+    blk();
+    ins(CALL, 0, 0);
+    site(PROGRAM_SITE_MEMCPY, 8, NULL);
+    ins(STORE, 0, 0);
+    site(PROGRAM_SITE_STORE, 8, NULL);
+    ins(RET, 0, 0);
+    nt = 0;
+    ev_block(0);
+    if (dest_first)
+      ev_lane(0x7008, ACCESS_MEMCPY_DEST, 0);
+    ev_lane(0x7000, ACCESS_MEMCPY_SOURCE, dest_first);
+    if (!dest_first)
+      ev_lane(0x7008, ACCESS_MEMCPY_DEST, 1);
+    ev_addr(0x7000);
+    struct par_result r = thread_result(&ALL);
+    NEAR(val(&r.win[0].ilp), 3.0 / 2);
+    EXPECT_EQ(r.untracked, 0);
+  }
+}
+
+/* main: br; block 1, a loop (i): load Y [i]; i + 1; br; block 2, a loop
+ * (j): store Y; load Y; j + 1; br; block 3: ret.  The streams choose Y
+ * and the iterations; the loads' addresses wait for i (i_k is ready at
+ * k, so load k issues at k + 1 in the unlimited window). */
+static void build_read_then_write(void) {
+  reset();
+  fn("main");
+  blk();
+  ins(BR, 0, 0);
+  blk();
+  uint32_t i = phi(IU, 2);
+  ins(LOAD, 0, 1, i);
+  site(PROGRAM_SITE_LOAD, 8, NULL);
+  uint32_t a = ins(ADD, IU, 1, i);
+  ins(BR, 0, 1, a);
+  edge(i, 0, 0, VAL_NONE);
+  edge(i, 1, 1, a);
+  blk();
+  uint32_t j = phi(IU, 2);
+  ins(STORE, 0, 0);
+  site(PROGRAM_SITE_STORE, 8, NULL);
+  ins(LOAD, 0, 0);
+  site(PROGRAM_SITE_LOAD, 8, NULL);
+  uint32_t c = ins(ADD, IU, 1, j);
+  ins(BR, 0, 1, c);
+  edge(j, 0, 1, VAL_NONE);
+  edge(j, 1, 2, c);
+  blk();
+  ins(RET, 0, 0);
+}
+
+/* Short entries made whole and widened, in either order, in the middle of
+ * the stream.  main: br; loop 1 (i): load Y_k [i]; i + 1; br; loop 2 (j):
+ * store Y_k; load Y_k; j + 1; br; ret; 30 iterations each, Y_k alone on
+ * its page.  Unlimited: i_k is ready at k, load Y_k k + 1 (its address
+ * waits for i), add k + 1, br k + 2; store Y_k k + 2 (WAR), load Y_k k + 3
+ * (RAW), j's add k + 1, br k + 2; entry br 1, ret 1: 1 + 90 + 120 + 1
+ * instructions, highest cycle 32 (31 if the stores lost the loads'
+ * cycles). */
+static void test_short_entries_widening(void) {
+  const uint64_t limits[] = {0, 2, 10, 25, 60, (uint64_t)1 << 32};
+  for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
+    build_read_then_write();
+    nt = 0;
+    ev_block(0);
+    for (unsigned k = 0; k < 30; k++) {
+      ev_block(1);
+      ev_addr(0x400000 + 0x1000 * k);
+    }
+    for (unsigned k = 0; k < 30; k++) {
+      ev_block(2);
+      ev_addr(0x400000 + 0x1000 * k);
+      ev_addr(0x400000 + 0x1000 * k);
+    }
+    ev_block(3);
+    struct sched_config cfg = ALL;
+    cfg.narrow_limit = limits[l];
+    struct par_result r = thread_result(&cfg);
+    NEAR(val(&r.win[0].ilp), 212.0 / 32);
+    EXPECT_EQ(r.untracked, 0);
+    cfg = (struct sched_config){.windows = {0}, .n_windows = 1};
+    cfg.narrow_limit = limits[l];
+    r = thread_result(&cfg);
+    NEAR(val(&r.win[0].ilp), 212.0 / 32);
+  }
+}
+
+/* A page of 8-byte slots (its first access stores 8 bytes) whose other
+ * bytes are then read: their overflow entries move into the page once it
+ * takes 1-byte slots, in the middle of an instance whose store waits for
+ * its final level (the stores list must follow the entry) and in the
+ * middle of one instruction's accesses.  The loop of test_pbblp_memory
+ * with, after load X_{k-1}, a gather of bytes 1 to 7 of X_k (and byte 1
+ * again; never stored): at k = 2 the 19th such address, at offset 4,
+ * passes the 16 overflow entries that 4-byte slots would take (the page
+ * then takes 1-byte slots, which the odd bytes need).  The gather issues
+ * at 1 (no dependency; the window's floor stays below the highest
+ * cycle), so the results are the loop's with one instruction more per
+ * iteration: 1 + 6 * 30 + 1 instructions, highest cycle 31, PBBLP 1; with
+ * entries widening before, after and while the page changes. */
+static void test_smaller_slots(void) {
+  const uint64_t limits[] = {0, 10, 60, (uint64_t)1 << 32};
+  for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
+    reset();
+    fn("main");
+    blk();
+    ins(BR, 0, 0);
+    blk();
+    uint32_t i = phi(IU, 2);
+    ins(STORE, 0, 1, i);
+    site(PROGRAM_SITE_STORE, 8, NULL);
+    uint32_t x = ins(LOAD, 0, 0);
+    site(PROGRAM_SITE_LOAD, 8, NULL);
+    ins(LOAD, 0, 0);
+    site(PROGRAM_SITE_GATHER, 1, NULL);
+    ins(STORE, 0, 1, x);
+    site(PROGRAM_SITE_STORE, 8, NULL);
+    uint32_t a = ins(ADD, IU, 1, i);
+    ins(BR, 0, 1, a);
+    edge(i, 0, 0, VAL_NONE);
+    edge(i, 1, 1, a);
+    blk();
+    ins(RET, 0, 0);
+    nt = 0;
+    ev_block(0);
+    for (unsigned k = 0; k < 30; k++) {
+      ev_block(1);
+      ev_addr(0x50000 + 8 * k);
+      ev_addr(k ? 0x50000 + 8 * (k - 1) : 0x1234);
+      for (unsigned lane = 0; lane < 8; lane++)
+        ev_lane(0x50000 + 8 * k + lane % 7 + 1, ACCESS_GATHER_LANE, lane == 7);
+      ev_addr(0x70000 + 8 * k);
+    }
+    ev_block(2);
+    struct sched_config cfg = ALL;
+    cfg.narrow_limit = limits[l];
+    struct sched *sc = run_stream(&cfg, 0);
+    EXPECT(sc->entries_moved > 0);             /* the page took smaller slots */
+    EXPECT_EQ(u64map_count(&sc->overflow), 0); /* and holds every address */
+    struct par_result r;
+    sched_thread_result(sc, &r);
+    sched_free(sc);
+    NEAR(val(&r.win[0].ilp), 182.0 / 31);
+    NEAR(val(&r.win[1].ilp), 182.0 / 31);
+    NEAR(val(&r.pbblp), 1.0);
+    EXPECT_EQ(r.untracked, 0);
+  }
+}
+
+/* Smaller slots taken in the middle of one instruction's accesses: the
+ * accesses it took before (overflow entries then) must find their entries
+ * in the page.  A scatter of four 8-byte words at P (the page's slots);
+ * five adds in a chain; a gather [c5] of the bytes of those words at
+ * offsets 1 to 3 and 5 to 7 (24 overflow entries), then P + 4 (past the
+ * 16 that 4-byte slots would take: the page takes 1-byte slots, which
+ * the odd bytes need); store 1 byte at P + 1; load it; ret.  Unlimited:
+ * scatter 1, adds 1 to 5, gather 6, store 7 (WAR after the gather's
+ * lane), load 8, ret 1: ILP 10/8 (10/6 if the lane's cycle were lost). */
+static void test_smaller_slots_one_instruction(void) {
+  const uint64_t P = 0x60000;
+  reset();
+  fn("main");
+  blk();
+  ins(STORE, 0, 0);
+  site(PROGRAM_SITE_SCATTER, 8, NULL);
+  uint32_t c = ins(ADD, 0, 0);
+  for (int k = 1; k < 5; k++)
+    c = ins(ADD, 0, 1, c);
+  ins(LOAD, 0, 1, c);
+  site(PROGRAM_SITE_GATHER, 1, NULL);
+  ins(STORE, 0, 0);
+  site(PROGRAM_SITE_STORE, 1, NULL);
+  ins(LOAD, 0, 0);
+  site(PROGRAM_SITE_LOAD, 1, NULL);
+  ins(RET, 0, 0);
+  nt = 0;
+  ev_block(0);
+  for (unsigned w = 0; w < 4; w++)
+    ev_lane(P + 8 * w, ACCESS_SCATTER_LANE, w == 3);
+  for (unsigned w = 0; w < 4; w++)
+    for (unsigned b = 1; b < 8; b++)
+      if (b != 4)
+        ev_lane(P + 8 * w + b, ACCESS_GATHER_LANE, 0);
+  ev_lane(P + 4, ACCESS_GATHER_LANE, 1);
+  ev_addr(P + 1);
+  ev_addr(P + 1);
+  struct sched *sc = run_stream(&ALL, 0);
+  EXPECT(sc->entries_moved > 0);
+  struct par_result r;
+  sched_thread_result(sc, &r);
+  sched_free(sc);
+  NEAR(val(&r.win[0].ilp), 10.0 / 8);
+  NEAR(val(&r.win[1].ilp), 10.0 / 8);
+  EXPECT_EQ(r.untracked, 0);
+}
+
+/* The short pages' memory: 1000 pages loaded, then stored to and loaded
+ * again (test_short_entries_widening's loops, 1000 iterations).  A short
+ * page of 8-byte slots is 32 entries of 1 + 4 words of 4 bytes, 640
+ * bytes; runs of 256 KiB hold 409 of them, so the loads take three runs.
+ * Each store makes its page whole (32 * 12 * 4 = 1,536 bytes) and frees
+ * the short one: the first two runs are unmapped when their last page
+ * goes, the third (being filled) stays.  Unlimited ILP: 1 + 3 * 1000 +
+ * 4 * 1000 + 1 instructions, highest cycle 999 + 3. */
+static void test_short_runs(void) {
+  EXPECT_EQ(budget_account_used(BUDGET_SCHED), 0); /* all given back */
+  build_read_then_write();
+  for (int stores = 0; stores < 2; stores++) {
+    nt = 0;
+    ev_block(0);
+    for (unsigned k = 0; k < 1000; k++) {
+      ev_block(1);
+      ev_addr(0x10000000 + 0x1000 * k);
+    }
+    for (unsigned k = 0; stores && k < 1000; k++) {
+      ev_block(2);
+      ev_addr(0x10000000 + 0x1000 * k);
+      ev_addr(0x10000000 + 0x1000 * k);
+    }
+    ev_block(3);
+    struct sched *sc = run_stream(&ALL, 0);
+    EXPECT_EQ(budget_account_used(BUDGET_SCHED),
+              stores ? 1000 * 1536 + (256 << 10) : 3 * (256 << 10));
+    struct par_result r;
+    sched_thread_result(sc, &r);
+    sched_free(sc);
+    EXPECT_EQ(budget_account_used(BUDGET_SCHED), 0);
+    if (stores)
+      NEAR(val(&r.win[0].ilp), 7002.0 / 1002);
+  }
+}
+
+/* Freed short pages serve the next short pages: 1000 pages loaded (three
+ * runs, as in test_short_runs); all but the first page of each run stored
+ * to (997 pages made whole, no run wholly freed); then 997 new pages
+ * loaded, which take the freed short pages (cut from new runs instead,
+ * they would take three more).  Budget: 3 runs and 997 whole pages. */
+static void test_short_pages_reused(void) {
+  reset();
+  fn("main");
+  blk();
+  ins(BR, 0, 0);
+  for (uint32_t b = 1; b <= 3; b++) { /* loops: load; store, load; load */
+    blk();
+    uint32_t i = phi(IU, 2);
+    if (b == 2) {
+      ins(STORE, 0, 0);
+      site(PROGRAM_SITE_STORE, 8, NULL);
+    }
+    ins(LOAD, 0, 0);
+    site(PROGRAM_SITE_LOAD, 8, NULL);
+    uint32_t a = ins(ADD, IU, 1, i);
+    ins(BR, 0, 1, a);
+    edge(i, 0, b - 1, VAL_NONE);
+    edge(i, 1, b, a);
+  }
+  blk();
+  ins(RET, 0, 0);
+  nt = 0;
+  ev_block(0);
+  for (unsigned k = 0; k < 1000; k++) {
+    ev_block(1);
+    ev_addr(0x10000000 + 0x1000 * k);
+  }
+  for (unsigned k = 0; k < 1000; k++)
+    if (k % 409) {
+      ev_block(2);
+      ev_addr(0x10000000 + 0x1000 * k);
+      ev_addr(0x10000000 + 0x1000 * k);
+    }
+  for (unsigned k = 0; k < 997; k++) {
+    ev_block(3);
+    ev_addr(0x20000000 + 0x1000 * k);
+  }
+  ev_block(4);
+  struct sched *sc = run_stream(&ALL, 0);
+  EXPECT_EQ(budget_account_used(BUDGET_SCHED), 997 * 1536 + 3 * (256 << 10));
+  sched_free(sc);
+  EXPECT_EQ(budget_account_used(BUDGET_SCHED), 0);
+}
+
+/* Short pages that stay among freed ones move to new runs: 4000 pages
+ * loaded, B and C in turn (ten runs of 409 pages, the last one part
+ * full); then B's 2000 pages stored to and loaded.  No run is ever wholly
+ * freed, and no short page comes to reuse the freed ones; when the lists
+ * hold 1 MiB (1639 of B's pages; more than half the 2361 pages still
+ * short), those 2361 move into six new runs and the ten go, and B's last
+ * 361 pages are made whole from there.  Budget: B's whole pages and six
+ * runs (ten without the move).  Unlimited ILP:
+ * 1 + 3 * 4000 + 4 * 2000 + 1 instructions, highest cycle 4001: the first
+ * loop's last branch (k + 2 at k = 3999) and the second loop's last load
+ * (B_k was loaded at iteration 2k, at 2k + 1, so its store issues at
+ * 2k + 2 and the load after it at 2k + 3, k = 1999). */
+static void test_short_pages_compacted(void) {
+  build_read_then_write();
+  nt = 0;
+  ev_block(0);
+  for (unsigned k = 0; k < 4000; k++) { /* B_k, C_k in turn */
+    ev_block(1);
+    ev_addr((k % 2 ? 0x30000000 : 0x10000000) + 0x1000 * (k / 2));
+  }
+  for (unsigned k = 0; k < 2000; k++) {
+    ev_block(2);
+    ev_addr(0x10000000 + 0x1000 * k);
+    ev_addr(0x10000000 + 0x1000 * k);
+  }
+  ev_block(3);
+  struct sched *sc = run_stream(&ALL, 0);
+  EXPECT_EQ(budget_account_used(BUDGET_SCHED), 2000 * 1536 + 6 * (256 << 10));
+  struct par_result r;
+  sched_thread_result(sc, &r);
+  sched_free(sc);
+  EXPECT_EQ(budget_account_used(BUDGET_SCHED), 0);
+  NEAR(val(&r.win[0].ilp), 20002.0 / 4001);
+}
+
 /* Merging: two threads' results weighted by their instruction counts. */
 static void test_merge(void) {
   struct par_result a, b;
@@ -812,6 +1171,14 @@ int main(void) {
     RUN(test_pbblp_memory);
     RUN(test_widening);
     RUN(test_memory_limit);
+    RUN(test_short_entries);
+    RUN(test_short_entries_one_instruction);
+    RUN(test_short_entries_widening);
+    RUN(test_smaller_slots);
+    RUN(test_smaller_slots_one_instruction);
+    RUN(test_short_runs);
+    RUN(test_short_pages_reused);
+    RUN(test_short_pages_compacted);
     RUN(test_merge);
   }
   return check_summary();
