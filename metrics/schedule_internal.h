@@ -138,11 +138,12 @@ struct sched {
    * A page whose start addresses overflow its slots often enough (bytes
    * of an array first written a word at a time) takes smaller slots, and
    * its overflow entries move into them.  Entries move when they widen,
-   * when their page's first store makes them whole and when their page
-   * takes smaller slots (schedule_memory.c; `entries_moved` counts the
-   * last two).  Their words are 32 bits while every cycle and instance
-   * number fits (each rises by at most one per instruction), 64 bits from
-   * the instruction where one might not: `wide`. */
+   * when their page's first store makes them whole, when their page
+   * takes smaller slots and when short pages move to new runs
+   * (schedule_memory.c; `entries_moved` counts all but the first).  Their
+   * words are 32 bits while every cycle and instance number fits (each
+   * rises by at most one per instruction), 64 bits from the instruction
+   * where one might not: `wide`. */
   size_t entry_words, load_words;
   uint64_t entries_moved;
   int wide;            /* entry words are 64 bits */
