@@ -716,8 +716,9 @@ static void test_pbblp_ssa(void) {
  * store x -> Z_k; A = add i (index); br.  Iteration k reads what iteration
  * k - 1 stored first, so levels are 1, 2, ..., n and PBBLP_loop = 1: the
  * level of X_{k-1} must be iteration k-1's final level, not the level it
- * had when it stored X_{k-1}. */
-static void build_loop_through_memory(unsigned n) {
+ * had when it stored X_{k-1}.  With `gather`, a gather after the load reads
+ * bytes 1 to 7 of X_k and byte 1 again (test_smaller_slots). */
+static void build_loop_through_memory(unsigned n, int gather) {
   reset();
   fn("main");
   blk();
@@ -728,6 +729,10 @@ static void build_loop_through_memory(unsigned n) {
   site(PROGRAM_SITE_STORE, 8, NULL);
   uint32_t x = ins(LOAD, 0, 0);
   site(PROGRAM_SITE_LOAD, 8, NULL);
+  if (gather) {
+    ins(LOAD, 0, 0);
+    site(PROGRAM_SITE_GATHER, 1, NULL);
+  }
   ins(STORE, 0, 1, x);
   site(PROGRAM_SITE_STORE, 8, NULL);
   uint32_t A = ins(ADD, IU, 1, i);
@@ -742,13 +747,15 @@ static void build_loop_through_memory(unsigned n) {
     ev_block(1);
     ev_addr(0x50000 + 8 * k);                    /* X_k */
     ev_addr(k ? 0x50000 + 8 * (k - 1) : 0x1234); /* X_{k-1} */
-    ev_addr(0x70000 + 8 * k);                    /* Z_k */
+    for (unsigned lane = 0; gather && lane < 8; lane++)
+      ev_lane(0x50000 + 8 * k + lane % 7 + 1, ACCESS_GATHER_LANE, lane == 7);
+    ev_addr(0x70000 + 8 * k); /* Z_k */
   }
   ev_block(2);
 }
 
 static void test_pbblp_memory(void) {
-  build_loop_through_memory(30);
+  build_loop_through_memory(30, 0);
   struct par_result r = thread_result(&ALL);
   NEAR(val(&r.pbblp), 1.0);
 }
@@ -765,7 +772,7 @@ static void test_pbblp_memory(void) {
 static void test_widening(void) {
   const uint64_t limits[] = {0, 2, 10, 25, 60, (uint64_t)1 << 32};
   for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
-    build_loop_through_memory(30);
+    build_loop_through_memory(30, 0);
     struct sched_config cfg = ALL;
     cfg.narrow_limit = limits[l];
     struct par_result r = thread_result(&cfg);
@@ -928,37 +935,7 @@ static void test_short_entries_widening(void) {
 static void test_smaller_slots(void) {
   const uint64_t limits[] = {0, 10, 60, (uint64_t)1 << 32};
   for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
-    reset();
-    fn("main");
-    blk();
-    ins(BR, 0, 0);
-    blk();
-    uint32_t i = phi(IU, 2);
-    ins(STORE, 0, 1, i);
-    site(PROGRAM_SITE_STORE, 8, NULL);
-    uint32_t x = ins(LOAD, 0, 0);
-    site(PROGRAM_SITE_LOAD, 8, NULL);
-    ins(LOAD, 0, 0);
-    site(PROGRAM_SITE_GATHER, 1, NULL);
-    ins(STORE, 0, 1, x);
-    site(PROGRAM_SITE_STORE, 8, NULL);
-    uint32_t a = ins(ADD, IU, 1, i);
-    ins(BR, 0, 1, a);
-    edge(i, 0, 0, VAL_NONE);
-    edge(i, 1, 1, a);
-    blk();
-    ins(RET, 0, 0);
-    nt = 0;
-    ev_block(0);
-    for (unsigned k = 0; k < 30; k++) {
-      ev_block(1);
-      ev_addr(0x50000 + 8 * k);
-      ev_addr(k ? 0x50000 + 8 * (k - 1) : 0x1234);
-      for (unsigned lane = 0; lane < 8; lane++)
-        ev_lane(0x50000 + 8 * k + lane % 7 + 1, ACCESS_GATHER_LANE, lane == 7);
-      ev_addr(0x70000 + 8 * k);
-    }
-    ev_block(2);
+    build_loop_through_memory(30, 1);
     struct sched_config cfg = ALL;
     cfg.narrow_limit = limits[l];
     struct sched *sc = run_stream(&cfg, 0);
