@@ -162,7 +162,7 @@ struct sched {
   size_t *free_overflow; /* entry numbers whose entries moved into pages */
   size_t n_free, free_cap;
   struct short_run *runs; /* the last one is being filled */
-  size_t n_runs, runs_cap, run_fill, runs_mapped;
+  size_t n_runs, runs_cap, run_fill;
   size_t short_live; /* bytes of the short pages in use */
   /* Short pages freed in runs still mapped, by log2 of their slot size,
    * for the next short pages of that size (schedule_memory.c). */

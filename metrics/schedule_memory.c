@@ -62,6 +62,10 @@ static size_t shadow_bytes(const struct sched *s, const struct shadow_page *p) {
  * and no new ones to take their places: of two arrays read, one is then
  * written), the short pages move into new runs and the old ones go. */
 #define SHORT_RUN ((size_t)256 << 10)
+_Static_assert(SHORT_RUN >=
+                   ((size_t)1 << PAGE_SHIFT) * 8 * (1 + SCHED_MAX_WINDOWS + 2),
+               "a run holds the largest short page (1-byte slots, 64-bit "
+               "words, every schedule)");
 
 /* Unmaps run number `run` (1-based), whose pages are all in the lists. */
 static void run_unmap(struct sched *s, uint32_t run) {
@@ -75,7 +79,6 @@ static void run_unmap(struct sched *s, uint32_t run) {
   munmap(s->runs[run - 1].base, SHORT_RUN);
   budget_give(SHORT_RUN);
   s->runs[run - 1].base = NULL;
-  s->runs_mapped--;
 }
 
 /* Zeroed memory for a page of 2^shift-byte slots (a short one from the
@@ -83,7 +86,7 @@ static void run_unmap(struct sched *s, uint32_t run) {
 static unsigned char *page_alloc(struct sched *s, size_t bytes, unsigned shift,
                                  int in_run, uint32_t *run) {
   *run = 0;
-  if (!in_run || bytes > SHORT_RUN)
+  if (!in_run)
     return budget_calloc(s, bytes);
   if (s->n_freed[shift]) {
     struct freed_page f = s->freed[shift][--s->n_freed[shift]];
@@ -110,7 +113,6 @@ static unsigned char *page_alloc(struct sched *s, size_t bytes, unsigned shift,
     if (s->n_runs && r[s->n_runs - 1].base && !r[s->n_runs - 1].live)
       run_unmap(s, (uint32_t)s->n_runs); /* every page of it went */
     r[s->n_runs++] = (struct short_run){base, 0};
-    s->runs_mapped++;
     s->run_fill = 0;
   }
   unsigned char *p = s->runs[s->n_runs - 1].base + s->run_fill;
@@ -150,7 +152,7 @@ static void runs_free(struct sched *s) {
     }
   free(s->runs);
   s->runs = NULL;
-  s->n_runs = s->runs_cap = s->run_fill = s->runs_mapped = s->short_live = 0;
+  s->n_runs = s->runs_cap = s->run_fill = s->short_live = 0;
   for (unsigned sh = 0; sh < PAGE_SHIFT_SLOTS; sh++) {
     free(s->freed[sh]);
     s->freed[sh] = NULL;
