@@ -82,10 +82,7 @@ static inline const uint8_t *get_leb128(const uint8_t *p, uint64_t *v) {
 static int run_grow(struct entropy_run *r) {
   size_t size = r->bytes / 2;
   size = size < CHUNK_MIN ? CHUNK_MIN : size > CHUNK_MAX ? CHUNK_MAX : size;
-  /* whole pages, or huge pages from 2 MiB on (pisa_table_map's grain) */
-  size_t grain = size >= ((size_t)2 << 20) - 4096 ? (size_t)2 << 20 : 4096;
-  size_t cap =
-      (size + grain - 1) / grain * grain - sizeof(struct entropy_chunk);
+  size_t cap = pisa_table_map_bytes(size) - sizeof(struct entropy_chunk);
   struct entropy_chunk *c = pisa_table_map(sizeof *c + cap);
   if (!c)
     return -1;

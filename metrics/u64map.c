@@ -70,9 +70,13 @@ void *pisa_table_alloc(size_t bytes) {
   return p;
 }
 
+size_t pisa_table_map_bytes(size_t bytes) {
+  return wants_huge_pages(bytes) ? table_bytes(bytes)
+                                 : round_up(bytes ? bytes : 1, 4096);
+}
+
 void *pisa_table_map(size_t bytes) {
-  size_t size = wants_huge_pages(bytes) ? table_bytes(bytes)
-                                        : round_up(bytes ? bytes : 1, 4096);
+  size_t size = pisa_table_map_bytes(bytes);
   void *p = wants_huge_pages(bytes) ? huge_map(bytes)
                                     : mmap(NULL, size, PROT_READ | PROT_WRITE,
                                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -89,7 +93,7 @@ void pisa_table_unmap(void *p, size_t bytes) {
     pisa_table_free(p, bytes);
     return;
   }
-  size_t size = round_up(bytes ? bytes : 1, 4096);
+  size_t size = pisa_table_map_bytes(bytes);
   budget_release(budget_current(), size);
   munmap(p, size);
 }

@@ -98,6 +98,9 @@ void pisa_table_free(void *p, size_t bytes);
  * Free with pisa_table_unmap. */
 void *pisa_table_map(size_t bytes);
 void pisa_table_unmap(void *p, size_t bytes);
+/* The bytes pisa_table_map(bytes) maps and charges: whole pages, or whole
+ * huge pages from (almost) 2 MiB on; a caller may use them all. */
+size_t pisa_table_map_bytes(size_t bytes);
 /* pisa_table_map's failures are not counted by pisa_table_alloc_failures,
  * as its callers may have another way; one that loses data because memory
  * ran out counts it with this. */
