@@ -1413,6 +1413,24 @@ PISA_HIDDEN void pisa_region_free_state(struct pisa_thread *t, uint32_t id) {
   budget_enter(account);
 }
 
+/* Out of memory, the counts stay in the tables: nothing is lost. */
+static void compact_state(struct pisa_fn_state *s) {
+  if (s->entropy)
+    (void)entropy_compact(s->entropy);
+}
+
+PISA_HIDDEN void pisa_compact_states(struct pisa_thread *t) {
+  unsigned account = budget_enter(BUDGET_SPACE);
+  for (uint32_t f = 0; f < t->fn_capacity; f++)
+    compact_state(&t->fns[f]);
+  for (uint32_t l = 0; t->loop_space && l < t->loop_space_capacity; l++)
+    compact_state(&t->loop_space[l]);
+  for (uint32_t c = 0; c < PISA_REGION_CHUNKS; c++)
+    for (uint32_t r = 0; t->region_chunks[c] && r < PISA_REGION_CHUNK; r++)
+      compact_state(&t->region_chunks[c][r].fs);
+  budget_enter(account);
+}
+
 static void regions_free(struct pisa_thread *t) {
   for (uint32_t c = 0; c < PISA_REGION_CHUNKS; c++) {
     struct pisa_region_state *chunk = t->region_chunks[c];

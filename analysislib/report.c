@@ -448,6 +448,13 @@ static json_object *build_result(int complete, int signal, int last, int warn) {
   /* Not after a fatal signal: freeing and trimming take the heap's locks,
    * one of which the interrupted thread may hold (malloc_trim waited for
    * it forever; e2e/signal-fatal-malloc.test). */
+  /* In the last result the entropy counts move into their runs first and
+   * give their tables back: every aggregate below then reads runs instead
+   * of sorting a copy of each table's pairs (at 16 bytes an address the
+   * last peak of a run; docs/performance.md). */
+  for (struct pisa_thread *t = pisa_thread_list(); last && !signal && t;
+       t = t->next)
+    pisa_compact_states(t);
   json_object *regions = regions_json(n_blocks, last && !signal);
   json_object *functions = functions_json(n_blocks, n_functions);
   for (struct pisa_thread *t = pisa_thread_list(); t; t = t->next) {

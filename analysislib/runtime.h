@@ -281,6 +281,10 @@ PISA_HIDDEN void pisa_thread_free_metrics(struct pisa_thread *t);
 /* Frees region id's state in thread t once its results are written for the
  * last time (report.c): the threads are frozen and nothing reads it again. */
 PISA_HIDDEN void pisa_region_free_state(struct pisa_thread *t, uint32_t id);
+/* The entropy counts of t's functions, regions and loops moved into their
+ * runs, the tables' memory given back (entropy_compact): for the last
+ * result, whose readers then copy no table. */
+PISA_HIDDEN void pisa_compact_states(struct pisa_thread *t);
 /* History lengths of the branch family (docs/metrics.md). */
 PISA_HIDDEN extern const unsigned pisa_branch_histories[6];
 PISA_HIDDEN extern struct branch_sampling pisa_branch_sampling;

@@ -33,7 +33,16 @@
 #define CHUNK_MIN ((size_t)64 << 10)
 #define CHUNK_MAX ((size_t)32 << 20)
 
-static int sort_by_address(struct entropy_pair *items, size_t n);
+/* The radix sorts' buffer (below). */
+struct sort_buffer {
+  unsigned char *tmp;
+  size_t bytes;
+};
+static int sort_buffer_open(struct sort_buffer *b, size_t n);
+static void sort_buffer_close(struct sort_buffer *b);
+static void sort_pairs(struct sort_buffer *b, struct entropy_pair *items,
+                       size_t n);
+static void sort_packed(struct sort_buffer *b, uint64_t *items, size_t n);
 
 /* Counts were dropped: e's are partial, and the runtime, which asks
  * pisa_table_alloc_failures, learns that the metrics are incomplete
@@ -136,53 +145,58 @@ static uint64_t whole_count(const struct entropy_counts *e, uint64_t addr,
   return c + (carry ? *carry * UINT32_MAX : 0);
 }
 
-/* The tables' (address, count) pairs, carries included, in increasing
- * address order, from pisa_table_map (spills happen while the program
- * runs: not among its heap blocks); *n their number, freed with
- * pisa_table_unmap(p, pairs_bytes(*n)); NULL when out of memory. */
-static struct entropy_pair *table_pairs(const struct entropy_counts *e,
-                                        size_t *n) {
-  const struct bucket_table *t = &e->counts;
-  struct entropy_pair *items = pisa_table_map(pairs_bytes(table_keys(e)));
-  if (!items)
-    return NULL;
-  int carried = u64map_count(&e->carries) != 0;
-  *n = 0;
-  for (unsigned r = 0; r < e->n_regions; r++) {
-    const struct entropy_table *near = &e->near[r];
-    for (size_t i = 0; near->buckets && i < near->nbuckets; i++) {
-      const struct entropy_bucket *b = &near->buckets[i];
-      for (unsigned s = 0; s < ENTROPY_SLOTS && b->count[s]; s++) {
-        items[*n].addr = (uint64_t)e->high[r] << 32 | b->key[s];
-        items[*n].count = whole_count(e, items[*n].addr, b->count[s], carried);
-        ++*n;
-      }
-    }
-  }
+/* A region table's pair packed in 64 bits: the address's low 32 bits
+ * above its table count, so that packed pairs sort by address as
+ * numbers (the addresses of one table are distinct). */
+static inline uint64_t pack32(uint32_t low, uint32_t count) {
+  return (uint64_t)low << 32 | count;
+}
+
+/* Region table t's pairs packed, in slot order, into out[0..): their
+ * number.  `out` may be t's own memory: a bucket's pairs go no further
+ * than its own end (at most eight 8-byte pairs after those of the buckets
+ * before it), and a bucket is read whole before they are written.  The
+ * copies go through memcpy: the bytes change type. */
+static size_t pack_table(const struct entropy_table *t, unsigned char *out) {
+  size_t n = 0;
   for (size_t i = 0; t->buckets && i < t->nbuckets; i++) {
-    const struct bucket *b = &t->buckets[i];
-    for (unsigned s = 0; s < b->fill; s++) {
-      items[*n].addr = b->key[s];
-      items[*n].count = whole_count(e, b->key[s], b->value[s], carried);
-      ++*n;
+    struct entropy_bucket b;
+    memcpy(&b, &t->buckets[i], sizeof b);
+    for (unsigned s = 0; s < ENTROPY_SLOTS && b.count[s]; s++, n++) {
+      uint64_t v = pack32(b.key[s], b.count[s]);
+      memcpy(out + n * sizeof v, &v, sizeof v);
     }
   }
-  if (sort_by_address(items, *n)) {
-    pisa_table_unmap(items, pairs_bytes(table_keys(e)));
-    return NULL;
-  }
-  return items;
+  return n;
 }
 
 /* Every address of e once, in increasing order, with its whole count: the
- * run's and the table's merged. */
+ * run's and the tables' merged.  The region tables' pairs are packed and
+ * sorted, one segment per region in increasing order of its top bits;
+ * the pairs of `counts` (addresses of further regions) are sorted beside
+ * them.  A cursor that `consumes` e packs and sorts each region table's
+ * pairs in the table's own memory (e's tables are then unusable until
+ * table_clear): a spill takes no memory beside the run it writes, where a
+ * copy of the pairs took 16 bytes an address. */
 struct cursor {
+  const struct entropy_counts *e;
+  int carried; /* e has carries (whole_count looks them up) */
   const struct entropy_chunk *chunk;
   const uint8_t *at;
   uint64_t run_addr, run_count;
   int in_run; /* run_addr and run_count hold the run's next entry */
-  struct entropy_pair *pairs; /* the table's, sorted */
+  /* the region tables' segments, in address order */
+  const uint64_t *seg[ENTROPY_REGIONS];
+  size_t seg_n[ENTROPY_REGIONS];
+  uint64_t seg_high[ENTROPY_REGIONS]; /* the region's top bits, << 32 */
+  unsigned n_seg, cur;
+  size_t seg_next;
+  uint64_t *copy; /* the segments' memory, when not the tables' own */
+  size_t copy_n;
+  struct entropy_pair *pairs; /* counts's, sorted */
   size_t next, n;
+  uint64_t table_addr, table_count;
+  int in_table; /* table_addr and table_count hold the tables' next */
 };
 
 static void cursor_step_run(struct cursor *c) {
@@ -197,38 +211,130 @@ static void cursor_step_run(struct cursor *c) {
   c->at = get_leb128(c->at, &c->run_count);
 }
 
-/* 0, or -1 when out of memory. */
-static int cursor_open(const struct entropy_counts *e, struct cursor *c) {
-  memset(c, 0, sizeof *c);
-  if (table_keys(e) && !(c->pairs = table_pairs(e, &c->n)))
-    return -1;
-  if ((c->chunk = e->run.first))
-    c->at = c->chunk->bytes;
-  cursor_step_run(c);
-  return 0;
+/* The tables' next address: the lower of the current segment's and the
+ * counts pairs'. */
+static void cursor_step_table(struct cursor *c) {
+  int near = c->cur < c->n_seg, far = c->next < c->n;
+  uint64_t v = near ? c->seg[c->cur][c->seg_next] : 0;
+  uint64_t near_addr = near ? c->seg_high[c->cur] | v >> 32 : 0;
+  if (!(c->in_table = near || far))
+    return;
+  if (near && (!far || near_addr < c->pairs[c->next].addr)) {
+    c->table_addr = near_addr;
+    c->table_count = whole_count(c->e, near_addr, (uint32_t)v, c->carried);
+    if (++c->seg_next == c->seg_n[c->cur]) {
+      c->seg_next = 0;
+      c->cur++;
+    }
+    return;
+  }
+  c->table_addr = c->pairs[c->next].addr;
+  c->table_count = c->pairs[c->next++].count;
 }
 
 static void cursor_close(struct cursor *c) {
   if (c->pairs)
     pisa_table_unmap(c->pairs, pairs_bytes(c->n));
+  if (c->copy)
+    pisa_table_unmap(c->copy, c->copy_n * sizeof *c->copy);
+  c->pairs = NULL;
+  c->copy = NULL;
+}
+
+/* counts's pairs, carries included, sorted into c->pairs (from
+ * pisa_table_map: spills happen while the program runs, not among its heap
+ * blocks); 0, or -1 when out of memory. */
+static int counts_pairs(struct cursor *c, struct sort_buffer *sb) {
+  const struct bucket_table *t = &c->e->counts;
+  if (!t->used)
+    return 0;
+  if (!(c->pairs = pisa_table_map(pairs_bytes(t->used))))
+    return -1;
+  for (size_t i = 0; t->buckets && i < t->nbuckets; i++) {
+    const struct bucket *b = &t->buckets[i];
+    for (unsigned s = 0; s < b->fill; s++, c->n++) {
+      c->pairs[c->n].addr = b->key[s];
+      c->pairs[c->n].count =
+          whole_count(c->e, b->key[s], b->value[s], c->carried);
+    }
+  }
+  sort_pairs(sb, c->pairs, c->n);
+  return 0;
+}
+
+/* 0, or -1 when out of memory (e is then unchanged).  `consume`: e's
+ * region tables hold the cursor's segments (the caller clears them after
+ * closing it); e is not const then. */
+static int cursor_open(const struct entropy_counts *e, struct cursor *c,
+                       int consume) {
+  struct sort_buffer sb;
+  size_t near = 0;
+  memset(c, 0, sizeof *c);
+  c->e = e;
+  c->carried = u64map_count(&e->carries) != 0;
+  for (unsigned r = 0; r < e->n_regions; r++)
+    near += e->near[r].used;
+  if (sort_buffer_open(&sb, near > e->counts.used ? near : e->counts.used))
+    return -1;
+  if (counts_pairs(c, &sb) ||
+      (!consume && near &&
+       !(c->copy = pisa_table_map(near * sizeof(uint64_t))))) {
+    sort_buffer_close(&sb);
+    cursor_close(c);
+    return -1;
+  }
+  c->copy_n = c->copy ? near : 0;
+  /* the regions in increasing order of their top bits (at most four) */
+  unsigned order[ENTROPY_REGIONS];
+  for (unsigned r = 0; r < e->n_regions; r++) {
+    unsigned at = r;
+    while (at && e->high[order[at - 1]] > e->high[r]) {
+      order[at] = order[at - 1];
+      at--;
+    }
+    order[at] = r;
+  }
+  size_t copied = 0; /* pairs in c->copy so far */
+  for (unsigned i = 0; i < e->n_regions; i++) {
+    const struct entropy_table *t = &e->near[order[i]];
+    if (!t->used)
+      continue;
+    uint64_t *seg = consume ? (uint64_t *)(void *)t->buckets : c->copy + copied;
+    size_t n = pack_table(t, (unsigned char *)seg);
+    if (!n)
+      continue;
+    sort_packed(&sb, seg, n);
+    c->seg[c->n_seg] = seg;
+    c->seg_n[c->n_seg] = n;
+    c->seg_high[c->n_seg++] = (uint64_t)e->high[order[i]] << 32;
+    copied += consume ? 0 : n;
+  }
+  sort_buffer_close(&sb);
+  if ((c->chunk = e->run.first))
+    c->at = c->chunk->bytes;
+  cursor_step_run(c);
+  cursor_step_table(c);
+  return 0;
 }
 
 /* 1 with the next address and its count, 0 at the end. */
 static inline int cursor_next(struct cursor *c, uint64_t *addr,
                               uint64_t *count) {
-  int in_table = c->next < c->n;
-  if (c->in_run && (!in_table || c->run_addr <= c->pairs[c->next].addr)) {
+  if (c->in_run && (!c->in_table || c->run_addr <= c->table_addr)) {
     *addr = c->run_addr;
     *count = c->run_count;
-    if (in_table && c->pairs[c->next].addr == c->run_addr)
-      *count += c->pairs[c->next++].count;
+    if (c->in_table && c->table_addr == c->run_addr) {
+      *count += c->table_count;
+      cursor_step_table(c);
+    }
     cursor_step_run(c);
     return 1;
   }
-  if (!in_table)
+  if (!c->in_table)
     return 0;
-  *addr = c->pairs[c->next].addr;
-  *count = c->pairs[c->next++].count;
+  *addr = c->table_addr;
+  *count = c->table_count;
+  cursor_step_table(c);
   return 1;
 }
 
@@ -265,8 +371,8 @@ static void absorb(struct entropy_counts *e) {
   entropy_init(&run);
   run.run = e->run;
   memset(&e->run, 0, sizeof e->run);
-  e->absorbed = SIZE_MAX;           /* no spill meanwhile */
-  if (cursor_open(&run, &c) == 0) { /* a run alone: no allocation */
+  e->absorbed = SIZE_MAX;              /* no spill meanwhile */
+  if (cursor_open(&run, &c, 0) == 0) { /* a run alone: no allocation */
     while (cursor_next(&c, &addr, &count))
       if (add_count(e, addr, bucket_hash(addr), count))
         lost(e);
@@ -277,26 +383,60 @@ static void absorb(struct entropy_counts *e) {
   entropy_free(&run);
 }
 
+/* Every count of e into a new run, the tables emptied (their memory
+ * kept): a cursor that consumes the tables, so no copy of their pairs.
+ * 0, or -1 when memory ran out before anything moved (e unchanged); when
+ * it runs out while the run is written, the tables' counts are lost (e
+ * keeps its run and is flagged partial). */
+static int tables_into_run(struct entropy_counts *e) {
+  struct cursor c;
+  struct run_writer w = {0};
+  uint64_t addr, count;
+  int status = 0;
+  if (cursor_open(e, &c, 1))
+    return -1;
+  while (status == 0 && cursor_next(&c, &addr, &count))
+    status = run_put(&w, addr, count);
+  cursor_close(&c);
+  if (status == 0) {
+    take_run(e, &w);
+    return 0;
+  }
+  run_free(&w.run);
+  table_clear(e);
+  e->absorbed = 0;
+  e->accesses = 0;
+  if (cursor_open(e, &c, 0) == 0) { /* the run alone: no allocation */
+    while (cursor_next(&c, &addr, &count))
+      e->accesses += count;
+    cursor_close(&c);
+  }
+  lost(e);
+  return 0;
+}
+
 /* The tables' counts moved into the run, or when most of their addresses
  * were in it already, the run's into the tables; 0, or -1 when out of
  * memory (e is then unchanged). */
 static int spill(struct entropy_counts *e) {
-  struct cursor c;
-  struct run_writer w = {0};
-  uint64_t addr, count;
   size_t before = e->run.n, table = table_keys(e);
-  if (cursor_open(e, &c))
+  if (tables_into_run(e))
     return -1;
-  while (cursor_next(&c, &addr, &count))
-    if (run_put(&w, addr, count)) {
-      cursor_close(&c);
-      run_free(&w.run);
-      return -1;
-    }
-  cursor_close(&c);
-  take_run(e, &w);
   if ((e->run.n - before) * 2 < table)
     absorb(e);
+  return 0;
+}
+
+static void table32_free(struct entropy_table *t);
+
+int entropy_compact(struct entropy_counts *e) {
+  if (tables_into_run(e))
+    return -1;
+  for (unsigned r = 0; r < e->n_regions; r++)
+    if (e->near[r].buckets)
+      table32_free(&e->near[r]);
+  bucket_table_free(&e->counts);
+  memset(&e->counts, 0, sizeof e->counts);
   return 0;
 }
 
@@ -549,9 +689,9 @@ static int merge_runs(struct entropy_counts *dst,
   struct cursor a, b;
   struct run_writer w = {0};
   uint64_t addr_a = 0, count_a = 0, addr_b = 0, count_b = 0;
-  if (cursor_open(dst, &a))
+  if (cursor_open(dst, &a, 0))
     return -1;
-  if (cursor_open(src, &b)) {
+  if (cursor_open(src, &b, 0)) {
     cursor_close(&a);
     return -1;
   }
@@ -592,7 +732,7 @@ void entropy_merge(struct entropy_counts *dst,
     return;
   struct cursor c;
   uint64_t addr, count;
-  if (cursor_open(src, &c)) {
+  if (cursor_open(src, &c, 0)) {
     lost(dst);
     return;
   }
@@ -611,7 +751,7 @@ int entropy_keep(struct entropy_counts *e,
   int status = 0;
   entropy_init(&kept);
   kept.spill_at = e->spill_at;
-  if (cursor_open(e, &c))
+  if (cursor_open(e, &c, 0))
     return -1;
   /* sorted, so a large remainder goes straight into a run */
   int into_run = keys_of(e) >= e->spill_at;
@@ -641,7 +781,7 @@ int entropy_split(const struct entropy_counts *e,
   struct cursor all, apart;
   uint64_t addr, count, apart_addr = 0, apart_count = 0;
   int status = 0, in_apart = 0;
-  if (cursor_open(e, &all) || (less && cursor_open(less, &apart))) {
+  if (cursor_open(e, &all, 0) || (less && cursor_open(less, &apart, 0))) {
     cursor_close(&all); /* opened, or failed with nothing to free */
     for (size_t p = 0; p < n; p++)
       parts[p].out_of_memory = 1;
@@ -668,48 +808,82 @@ int entropy_split(const struct entropy_counts *e,
   return status;
 }
 
-/* Parts of up to this many pairs (256 KiB) are sorted by LSD radix
- * passes through a buffer of that size, which stays in the cache; larger
- * ones are split in place first (below). */
+/* --- sorting --------------------------------------------------------------
+ * Two kinds of items sort by the 64-bit number they start with: pairs
+ * (16 bytes, by address) and packed region pairs (8 bytes, by the
+ * address bits above their count).  One radix sort serves both, its item
+ * size a constant in each of the two functions that inline it. */
+
+/* Parts of up to this many items (256 KiB of pairs) are sorted by LSD
+ * radix passes through a buffer of that size, which stays in the cache;
+ * larger ones are split in place first (below). */
 #define LSD_MAX ((size_t)1 << 14)
 
-/* Sorts items[0..n) (n <= LSD_MAX) by their address bits below `top`
- * (those above are equal): a stable counting pass through tmp for each
- * byte that varies, from the lowest. */
-static void lsd_sort(struct entropy_pair *items, struct entropy_pair *tmp,
-                     size_t n, int top, uint64_t varying) {
+/* A buffer for sorting up to n items of either kind; 0, or -1 when out of
+ * memory.  None is needed for fewer than two. */
+static int sort_buffer_open(struct sort_buffer *b, size_t n) {
+  size_t parts = n < LSD_MAX ? n : LSD_MAX;
+  b->bytes = parts > 1 ? parts * sizeof(struct entropy_pair) : 0;
+  b->tmp = b->bytes ? pisa_table_map(b->bytes) : NULL;
+  return b->bytes && !b->tmp ? -1 : 0;
+}
+
+static void sort_buffer_close(struct sort_buffer *b) {
+  if (b->tmp)
+    pisa_table_unmap(b->tmp, b->bytes);
+  b->tmp = NULL;
+}
+
+static inline __attribute__((always_inline)) uint64_t
+sort_key(const unsigned char *item) {
+  uint64_t key;
+  memcpy(&key, item, sizeof key);
+  return key;
+}
+
+/* Sorts items[0..n) of `size` bytes (n <= LSD_MAX) by their key bits
+ * below `top` (those above are equal): a stable counting pass through tmp
+ * for each byte that varies, from the lowest. */
+static inline __attribute__((always_inline)) void
+lsd_sort(unsigned char *items, unsigned char *tmp, size_t n, size_t size,
+         int top, uint64_t varying) {
   for (int at = 0; at < top; at += 8) {
     if (!((varying >> at) & 0xff))
       continue;
     size_t start[257] = {0};
     for (size_t i = 0; i < n; i++)
-      start[((items[i].addr >> at) & 0xff) + 1]++;
+      start[((sort_key(items + i * size) >> at) & 0xff) + 1]++;
     for (unsigned d = 1; d <= 256; d++)
       start[d] += start[d - 1];
     for (size_t i = 0; i < n; i++)
-      tmp[start[(items[i].addr >> at) & 0xff]++] = items[i];
-    memcpy(items, tmp, n * sizeof(*items));
+      memcpy(tmp + start[(sort_key(items + i * size) >> at) & 0xff]++ * size,
+             items + i * size, size);
+    memcpy(items, tmp, n * size);
   }
 }
 
-/* Sorts items[0..n) by their address bits below `top` (those above are
+typedef void sort_fn(unsigned char *items, unsigned char *tmp, size_t n,
+                     int top, uint64_t varying);
+
+/* Sorts items[0..n) by their key bits below `top` (those above are
  * equal): parts larger than LSD_MAX by an in-place MSD radix pass
  * (American flag sort) on the 8 bits below `top`, then each part on the
- * bits below those; smaller parts by lsd_sort.  `varying` has the bits
- * that differ between any two addresses.  A table's pairs then need no
- * second array while they are sorted (16 bytes per address, not 32). */
-static void sort_part(struct entropy_pair *items, struct entropy_pair *tmp,
-                      size_t n, int top, uint64_t varying) {
+ * bits below those (`self`: this sort for this size); smaller parts by
+ * lsd_sort.  `varying` has the key bits that differ between any two
+ * items.  The items then need no second array while they are sorted. */
+static inline __attribute__((always_inline)) void
+sort_part(unsigned char *items, unsigned char *tmp, size_t n, size_t size,
+          int top, uint64_t varying, sort_fn *self) {
   if (top <= 0 || n < 2 || !(varying & ((((uint64_t)1 << (top - 1)) << 1) - 1)))
     return; /* nothing to sort, or no bit below top varies */
   if (n <= LSD_MAX) {
-    lsd_sort(items, tmp, n, top, varying);
+    lsd_sort(items, tmp, n, size, top, varying);
     return;
   }
   int shift = top >= 8 ? top - 8 : 0;
   size_t end[256] = {0}, next[256];
   for (size_t i = 0; i < n; i++)
-    end[(items[i].addr >> shift) & 0xff]++;
+    end[(sort_key(items + i * size) >> shift) & 0xff]++;
   for (size_t d = 0, at = 0; d < 256; d++) {
     next[d] = at;
     at += end[d];
@@ -717,33 +891,51 @@ static void sort_part(struct entropy_pair *items, struct entropy_pair *tmp,
   }
   for (size_t d = 0; d < 256; d++)
     while (next[d] < end[d]) {
-      struct entropy_pair item = items[next[d]];
-      size_t to = (item.addr >> shift) & 0xff;
+      unsigned char item[sizeof(struct entropy_pair)];
+      memcpy(item, items + next[d] * size, size);
+      size_t to = (sort_key(item) >> shift) & 0xff;
       if (to == d) {
         next[d]++;
         continue;
       }
       /* the item goes to its part; the one there comes back here */
-      items[next[d]] = items[next[to]];
-      items[next[to]++] = item;
+      memcpy(items + next[d] * size, items + next[to] * size, size);
+      memcpy(items + next[to]++ * size, item, size);
     }
   for (size_t d = 0, from = 0; d < 256; from = end[d++])
-    sort_part(items + from, tmp, end[d] - from, shift, varying);
+    self(items + from * size, tmp, end[d] - from, shift, varying);
 }
 
-/* 0, or -1 when out of memory (items unchanged). */
-static int sort_by_address(struct entropy_pair *items, size_t n) {
-  size_t parts = n < LSD_MAX ? n : LSD_MAX;
-  struct entropy_pair *tmp = pisa_table_map(pairs_bytes(parts));
+static void sort_part16(unsigned char *items, unsigned char *tmp, size_t n,
+                        int top, uint64_t varying) {
+  sort_part(items, tmp, n, sizeof(struct entropy_pair), top, varying,
+            sort_part16);
+}
+
+static void sort_part8(unsigned char *items, unsigned char *tmp, size_t n,
+                       int top, uint64_t varying) {
+  sort_part(items, tmp, n, sizeof(uint64_t), top, varying, sort_part8);
+}
+
+static int top_bit(uint64_t varying) {
+  return varying ? 64 - __builtin_clzll(varying) : 0;
+}
+
+/* Pairs by address (b holds room for n). */
+static void sort_pairs(struct sort_buffer *b, struct entropy_pair *items,
+                       size_t n) {
   uint64_t varying = 0;
-  if (!tmp)
-    return -1;
   for (size_t i = 1; i < n; i++)
     varying |= items[i].addr ^ items[0].addr;
-  sort_part(items, tmp, n, varying ? 64 - __builtin_clzll(varying) : 0,
-            varying);
-  pisa_table_unmap(tmp, pairs_bytes(parts));
-  return 0;
+  sort_part16((unsigned char *)items, b->tmp, n, top_bit(varying), varying);
+}
+
+/* Packed region pairs by address (b holds room for n). */
+static void sort_packed(struct sort_buffer *b, uint64_t *items, size_t n) {
+  uint64_t varying = 0;
+  for (size_t i = 1; i < n; i++)
+    varying |= (items[i] ^ items[0]) & ~(uint64_t)UINT32_MAX;
+  sort_part8((unsigned char *)items, b->tmp, n, top_bit(varying), varying);
 }
 
 struct entropy_pair *entropy_sorted_pairs(const struct entropy_counts *e,
@@ -751,7 +943,7 @@ struct entropy_pair *entropy_sorted_pairs(const struct entropy_counts *e,
   size_t m = keys_of(e);
   struct entropy_pair *items = malloc((m ? m : 1) * sizeof(*items));
   struct cursor c;
-  if (!items || cursor_open(e, &c)) {
+  if (!items || cursor_open(e, &c, 0)) {
     free(items);
     return NULL;
   }
@@ -789,7 +981,7 @@ int entropy_compute(const struct entropy_counts *e, unsigned max_shift,
   struct level levels[ENTROPY_MAX_SHIFT + 1] = {0};
   struct cursor c;
   long double *table = malloc(XLOGX_TABLE * sizeof(*table));
-  if (!table || cursor_open(e, &c)) {
+  if (!table || cursor_open(e, &c, 0)) {
     free(table);
     return -1;
   }
@@ -845,7 +1037,7 @@ size_t entropy_distinct_addresses(const struct entropy_counts *e) {
   size_t n = 0;
   if (!table_keys(e) || !e->run.n)
     return keys_of(e);
-  if (cursor_open(e, &c))
+  if (cursor_open(e, &c, 0))
     return keys_of(e);
   while (cursor_next(&c, &addr, &count))
     n++;

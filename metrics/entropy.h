@@ -117,6 +117,12 @@ int entropy_compute(const struct entropy_counts *e, unsigned max_shift,
 struct json_object *entropy_to_json(const struct entropy_counts *e,
                                     unsigned max_shift);
 
+/* Moves every count into the run and gives the tables' memory back (the
+ * counts are the same; later additions start new tables): for counts that
+ * are only read from now on, such as a finished run's before its result
+ * is built.  0, or -1 when out of memory (e is then unchanged). */
+int entropy_compact(struct entropy_counts *e);
+
 /* Keeps only the counts of the start addresses `keep` accepts (the memory
  * budget's sampling), in a new run (a table rebuilt to fit when they are
  * fewer than spill_at); N becomes their sum.  0, or -1 when memory ran out

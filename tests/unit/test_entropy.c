@@ -305,6 +305,14 @@ static void test_counts_beyond_32_bits(void) {
       ((double)ax * log2((double)ax) + (double)ay * log2((double)ay)) / n;
   EXPECT(fabs(h[0] - expected) < 1e-9);
   EXPECT(h[4] == 0.0);
+  /* compacted, the counts beyond 32 bits (a table count and its
+   * carries) are whole in the run */
+  EXPECT(entropy_compact(&a) == 0);
+  EXPECT_EQ(a.run.n, 2);
+  EXPECT_EQ(a.accesses, ax + ay);
+  double again[K + 1];
+  EXPECT(entropy_compute(&a, K, again) == 0);
+  EXPECT(memcmp(h, again, sizeof h) == 0);
   entropy_free(&a), entropy_free(&b);
 }
 
@@ -408,7 +416,46 @@ static void test_sweeps_back_into_tables(void) {
   }
 }
 
+/* Compacted, a scope keeps every count in its run and gives the tables
+ * back: the same sorted pairs and H_k to the bit, no table held; counted
+ * further, it starts new tables, and H_k is the brute force's over everything
+ * it was given (the random stream has addresses in seven 4 GiB regions: four
+ * tables and the table of whole addresses). */
+static void test_compact(void) {
+  size_t n = 6000, m0 = 0, m1 = 0;
+  uint64_t *addrs = random_stream(n);
+  struct entropy_counts e;
+  double h0[K + 1], h1[K + 1];
+  init(&e);
+  add_in_batches(&e, addrs, n / 2);
+  EXPECT(entropy_compute(&e, K, h0) == 0);
+  struct entropy_pair *before = entropy_sorted_pairs(&e, &m0);
+  EXPECT(e.counts.used > 0); /* the further regions' table is in use */
+  EXPECT(entropy_compact(&e) == 0);
+  for (unsigned r = 0; r < e.n_regions; r++)
+    EXPECT(!e.near[r].buckets && !e.near[r].used);
+  EXPECT(!e.counts.buckets && !e.counts.used);
+  EXPECT(entropy_memory_bytes(&e) <=
+         sizeof e + u64map_bytes(&e.carries) + e.run.bytes);
+  EXPECT_EQ(e.run.n, m0); /* every address in the run, once */
+  EXPECT(entropy_compute(&e, K, h1) == 0);
+  EXPECT(memcmp(h0, h1, sizeof h0) == 0);
+  struct entropy_pair *after = entropy_sorted_pairs(&e, &m1);
+  EXPECT_EQ(m1, m0);
+  EXPECT(before && after && m0 == m1 &&
+         memcmp(before, after, m0 * sizeof *before) == 0);
+  free(before), free(after);
+  add_in_batches(&e, addrs + n / 2, n - n / 2);
+  EXPECT(entropy_compute(&e, K, h1) == 0);
+  for (unsigned k = 0; k <= K; k++)
+    EXPECT(fabs(h1[k] - brute_entropy(addrs, n, k)) < 1e-9);
+  EXPECT_EQ(e.accesses, n);
+  entropy_free(&e);
+  free(addrs);
+}
+
 static void run_all(void) {
+  RUN(test_compact);
   RUN(test_sorted_pairs);
   RUN(test_consecutive_addresses);
   RUN(test_equal_counts);
