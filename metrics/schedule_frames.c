@@ -31,8 +31,8 @@ struct sched *sched_new(const struct sched_config *config,
     s->cfg.n_windows = SCHED_MAX_WINDOWS;
   s->n_sched = s->cfg.n_windows + (s->cfg.bblp ? 2 : 0);
   s->stride = s->n_sched + TAG_WORDS;
-  s->entry_words = 1 + 2 * s->n_sched + (s->cfg.bblp ? TAG_WORDS : 0);
-  s->load_words = 1 + s->n_sched;
+  s->entry_words = 2 * s->n_sched + (s->cfg.bblp ? TAG_WORDS : 0);
+  s->load_words = s->n_sched;
   s->wide_at = s->cfg.narrow_limit && s->cfg.narrow_limit < NARROW_LIMIT
                    ? s->cfg.narrow_limit
                    : NARROW_LIMIT;
@@ -317,7 +317,7 @@ static void end_instance(struct sched *s, struct frame *fr) {
       if (v[TAG_SEQ] == fr->seq)
         v[TAG_LEVEL] = fr->level;
     }
-    size_t tag = 1 + 2 * (size_t)s->n_sched;
+    size_t tag = 2 * (size_t)s->n_sched;
     for (size_t i = fr->stores_mark; i < s->n_stores; i++)
       if (entry_get(s->stores[i], tag + TAG_SEQ, s->wide) == fr->seq)
         entry_set(s->stores[i], tag + TAG_LEVEL, fr->level, s->wide);

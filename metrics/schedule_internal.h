@@ -92,17 +92,32 @@ struct frame {
 };
 
 struct shadow_page {
-  unsigned char *base; /* entries of `words` words each */
-  unsigned shift;      /* log2 of the bytes per slot */
+  /* Its entries, of `words` words each, one per slot; before them, in the
+   * same block, a key byte per slot (page_keys). */
+  unsigned char *base;
+  unsigned shift; /* log2 of the bytes per slot */
   /* entry_words, or load_words while nothing has stored to the page: its
-   * entries then hold the key and the load ready cycles only (a store's
-   * words would all be 0), and the first store makes them whole. */
+   * entries then hold the load ready cycles only (a store's words would
+   * all be 0), and the first store makes them whole. */
   unsigned words;
   /* Its start addresses that went to overflow entries wanting smaller
    * slots, since it last took a slot size. */
   uint32_t overflow;
   uint32_t run; /* 1 + its short run (schedule_memory.c), 0: a heap block */
 };
+
+/* Slots of a page of 2^shift-byte slots, and so its key bytes. */
+static inline size_t page_entries(unsigned shift) {
+  return (size_t)1 << (PAGE_SHIFT - shift);
+}
+
+/* The keys of page p's slots, one byte each before its entries: the
+ * offset in the slot of the start address whose entry the slot holds,
+ * plus 1 (1 to 8); 0 while it holds none.  A byte where the entries
+ * once began with a word of their own (issue 13, twentieth session). */
+static inline unsigned char *page_keys(const struct shadow_page *p) {
+  return p->base - page_entries(p->shift);
+}
 
 /* Mapped memory that short pages are cut from in order. */
 struct short_run {
@@ -127,14 +142,16 @@ struct sched {
   uint64_t *vals;
   size_t vals_cap;
 
-  /* Memory state by exact start address: shadow pages of entries (key,
-   * store ready[S], load ready[S], and with BBLP the tag), one per 2^shift
+  /* Memory state by exact start address: shadow pages of entries (store
+   * ready[S], load ready[S], and with BBLP the tag; keyed by a byte per
+   * slot beside them, page_keys), one per 2^shift
    * bytes where 2^shift is the size of the first access to the page (so
    * arrays of doubles, ints or chars get one per element), found through a
    * small page cache; other start addresses falling into a taken entry go
-   * to overflow chunks.  A page no access has stored to holds short
-   * entries (key, load ready[S]): read-only data (a region's inputs, a
-   * list it walks) takes (1 + S) words an entry instead of entry_words.
+   * to overflow chunks (whole entries, keyed by the overflow map).  A
+   * page no access has stored to holds short entries (load ready[S]):
+   * read-only data (a region's inputs, a list it walks) takes S words an
+   * entry instead of entry_words.
    * A page whose start addresses overflow its slots often enough (bytes
    * of an array first written a word at a time) takes smaller slots, and
    * its overflow entries move into them.  Entries move when they widen,
@@ -237,12 +254,11 @@ static ALWAYS_INLINE void entry_set(void *e, size_t i, uint64_t v,
     ((uint32_t *)e)[i] = (uint32_t)v;
 }
 
-/* The entry of an exact start address (zeroed when new): key (its offset
- * in the page + 1; overflow entries do not read it), store ready per
+/* The entry of an exact start address (zeroed when new): store ready per
  * schedule, load ready per schedule, tag; or, when *short_entry is set
- * (only for an access that does not store), key and load ready per
- * schedule.  A store makes its page's entries whole first, which moves
- * them.  NULL without memory. */
+ * (only for an access that does not store), load ready per schedule.  A
+ * store makes its page's entries whole first, which moves them.  NULL
+ * without memory. */
 static ALWAYS_INLINE void *sched_mem_entry(struct sched *s, uint64_t addr,
                                            uint32_t size, int store,
                                            int *short_entry, const int wide) {
@@ -257,16 +273,17 @@ static ALWAYS_INLINE void *sched_mem_entry(struct sched *s, uint64_t addr,
     return NULL;
   if (store && p->words != s->entry_words && !(p = sched_page_whole(s, page)))
     return NULL;
-  uint64_t key = (addr & ((UINT64_C(1) << PAGE_SHIFT) - 1)) + 1;
-  void *e = p->base + ((key - 1) >> p->shift) * (p->words << (wide ? 3 : 2));
-  uint64_t k = entry_get(e, 0, wide);
-  if (k != key) {
-    if (k || !addr)
+  unsigned offset = (unsigned)(addr & ((1u << PAGE_SHIFT) - 1));
+  unsigned slot = offset >> p->shift;
+  unsigned char key = (unsigned char)((offset & ((1u << p->shift) - 1)) + 1);
+  unsigned char *k = page_keys(p) + slot;
+  if (*k != key) {
+    if (*k || !addr)
       return sched_overflow_entry(s, addr, short_entry);
-    entry_set(e, 0, key, wide);
+    *k = key;
   }
   *short_entry = p->words != s->entry_words;
-  return e;
+  return p->base + slot * (p->words << (wide ? 3 : 2));
 }
 
 /* ---- The shadow call stack (schedule_frames.c) ---- */

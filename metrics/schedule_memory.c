@@ -35,14 +35,11 @@ static unsigned char *budget_calloc(const struct sched *s, size_t bytes) {
   return p;
 }
 
-static size_t page_entries(unsigned shift) {
-  return (size_t)1 << (PAGE_SHIFT - shift);
-}
-
-/* Bytes of a page of 2^shift-byte slots with entries of `words` words. */
+/* Bytes of a page of 2^shift-byte slots with entries of `words` words:
+ * its key bytes and its entries. */
 static size_t page_bytes(const struct sched *s, unsigned shift,
                          unsigned words) {
-  return page_entries(shift) * words << (s->wide ? 3 : 2);
+  return page_entries(shift) * (1 + ((size_t)words << (s->wide ? 3 : 2)));
 }
 
 static size_t shadow_bytes(const struct sched *s, const struct shadow_page *p) {
@@ -62,8 +59,8 @@ static size_t shadow_bytes(const struct sched *s, const struct shadow_page *p) {
  * and no new ones to take their places: of two arrays read, one is then
  * written), the short pages move into new runs and the old ones go. */
 #define SHORT_RUN ((size_t)256 << 10)
-_Static_assert(SHORT_RUN >=
-                   ((size_t)1 << PAGE_SHIFT) * 8 * (1 + SCHED_MAX_WINDOWS + 2),
+_Static_assert(SHORT_RUN >= ((size_t)1 << PAGE_SHIFT) *
+                                (1 + 8 * (SCHED_MAX_WINDOWS + 2)),
                "a run holds the largest short page (1-byte slots, 64-bit "
                "words, every schedule)");
 
@@ -82,15 +79,18 @@ static void run_unmap(struct sched *s, uint32_t run) {
 }
 
 /* Zeroed memory for a page of 2^shift-byte slots (a short one from the
- * runs: *run its number + 1), NULL when memory or the budget is short. */
+ * runs: *run its number + 1): where its entries start, its key bytes
+ * before them; NULL when memory or the budget is short. */
 static unsigned char *page_alloc(struct sched *s, size_t bytes, unsigned shift,
                                  int in_run, uint32_t *run) {
   *run = 0;
-  if (!in_run)
-    return budget_calloc(s, bytes);
+  if (!in_run) {
+    unsigned char *block = budget_calloc(s, bytes);
+    return block ? block + page_entries(shift) : NULL;
+  }
   if (s->n_freed[shift]) {
     struct freed_page f = s->freed[shift][--s->n_freed[shift]];
-    memset(f.base, 0, bytes);
+    memset(f.base - page_entries(shift), 0, bytes);
     s->runs[f.run - 1].live++;
     s->short_live += bytes;
     *run = f.run;
@@ -120,17 +120,17 @@ static unsigned char *page_alloc(struct sched *s, size_t bytes, unsigned shift,
   s->short_live += bytes;
   s->runs[s->n_runs - 1].live++;
   *run = (uint32_t)s->n_runs;
-  return p;
+  return p + page_entries(shift);
 }
 
-/* Frees a page: a heap block's memory, or a short page into the list of
- * its slot size (when the list cannot grow, the page's memory stays unused
- * until the scheduler is freed). */
+/* Frees a page (`base`: its entries): a heap block's memory, or a short
+ * page into the list of its slot size (when the list cannot grow, the
+ * page's memory stays unused until the scheduler is freed). */
 static void page_free(struct sched *s, unsigned char *base, size_t bytes,
                       unsigned shift, uint32_t run) {
   if (!run) {
     budget_give(bytes);
-    free(base);
+    free(base - page_entries(shift));
     return;
   }
   s->short_live -= bytes;
@@ -180,7 +180,7 @@ static void compact_runs(struct sched *s) {
     unsigned char *to = page_alloc(s, bytes, p->shift, 1, &run);
     if (!to)
       break;
-    memcpy(to, p->base, bytes);
+    memcpy(to - page_entries(p->shift), page_keys(p), bytes);
     s->runs[p->run - 1].live--;
     s->short_live -= bytes;
     p->base = to;
@@ -247,8 +247,8 @@ const struct shadow_page *sched_shadow_page(struct sched *s, uint64_t page,
   return cache_page(s, page, *v - 1);
 }
 
-/* Each short entry's key and load words go to their places in a whole one
- * (store words and tag 0).  No pointer to a short entry outlives the
+/* The keys stay; each short entry's load words go to their places in a
+ * whole one (store words and tag 0).  No pointer to a short entry outlives the
  * instruction that took it (the stores list holds whole entries only):
  * site_accesses (schedule_run.c) takes its accesses again when this ran
  * while it took them. */
@@ -261,13 +261,11 @@ const struct shadow_page *sched_page_whole(struct sched *s, uint64_t page) {
       page_alloc(s, page_bytes(s, p->shift, (unsigned)to), p->shift, 0, &run);
   if (!whole)
     return NULL;
-  size_t word = s->wide ? 8 : 4, ld = 1 + s->n_sched;
-  for (size_t i = 0; i < n; i++) {
-    const unsigned char *e = p->base + i * from * word;
-    unsigned char *w = whole + i * to * word;
-    memcpy(w, e, word);                                 /* key */
-    memcpy(w + ld * word, e + word, (from - 1) * word); /* load ready */
-  }
+  size_t word = s->wide ? 8 : 4, ld = s->n_sched;
+  memcpy(whole - n, page_keys(p), n);
+  for (size_t i = 0; i < n; i++) /* load ready */
+    memcpy(whole + (i * to + ld) * word, p->base + i * from * word,
+           from * word);
   page_free(s, p->base, shadow_bytes(s, p), p->shift, p->run);
   p->base = whole;
   p->words = (unsigned)to;
@@ -304,19 +302,23 @@ static int by_entry(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The stores list's pointers into the page's old entries (old, `n_old`
- * slots of `ew` bytes, their keys in the first word) and into the moving
- * overflow entries (mv, sorted by entry) point at their places in `fine`,
- * a page of 2^to-byte slots. */
-static void follow_stores(struct sched *s, const unsigned char *old,
-                          size_t n_old, unsigned char *fine, unsigned to,
-                          size_t ew, const struct moving *mv, size_t n_mv) {
+/* The page offset of the start address that slot i of page p holds. */
+static uint64_t slot_offset(const struct shadow_page *p, size_t i) {
+  return ((uint64_t)i << p->shift) + page_keys(p)[i] - 1;
+}
+
+/* The stores list's pointers into the old page's entries (`old`, slots of
+ * `ew` bytes) and into the moving overflow entries (mv, sorted by entry)
+ * point at their places in `fine`, a page of 2^to-byte slots. */
+static void follow_stores(struct sched *s, const struct shadow_page *old,
+                          unsigned char *fine, unsigned to, size_t ew,
+                          const struct moving *mv, size_t n_mv) {
+  uintptr_t lo = (uintptr_t)old->base, hi = lo + page_entries(old->shift) * ew;
   for (size_t i = 0; i < s->n_stores; i++) {
     const unsigned char *q = s->stores[i];
     uint64_t offset;
-    if ((uintptr_t)q >= (uintptr_t)old &&
-        (uintptr_t)q < (uintptr_t)old + n_old * ew)
-      offset = entry_get(q, 0, s->wide) - 1;
+    if ((uintptr_t)q >= lo && (uintptr_t)q < hi)
+      offset = slot_offset(old, ((uintptr_t)q - lo) / ew);
     else {
       struct moving key = {0, 0, q};
       const struct moving *m = bsearch(&key, mv, n_mv, sizeof *mv, by_entry);
@@ -337,11 +339,10 @@ static int refine_page(struct sched *s, uint64_t page, struct shadow_page *p,
   size_t n = page_entries(p->shift), n_mv = 0;
   struct moving mv[(size_t)1 << PAGE_SHIFT];
   unsigned to = finer;
-  for (size_t i = 0; i < n; i++) {
-    uint64_t k = entry_get(p->base + i * ew, 0, s->wide);
-    if (k)
-      to = alignment(k - 1, to);
-  }
+  const unsigned char *keys = page_keys(p);
+  for (size_t i = 0; i < n; i++)
+    if (keys[i])
+      to = alignment(slot_offset(p, i), to);
   for (uint64_t off = 0; off < ((uint64_t)1 << PAGE_SHIFT); off++) {
     uint64_t addr = page << PAGE_SHIFT | off;
     const uint64_t *v = u64map_find(&s->overflow, addr);
@@ -360,24 +361,26 @@ static int refine_page(struct sched *s, uint64_t page, struct shadow_page *p,
                                    p->words != s->entry_words, &run);
   if (!fine)
     return -1;
-  for (size_t i = 0; i < n; i++) {
-    const unsigned char *e = p->base + i * ew;
-    uint64_t k = entry_get(e, 0, s->wide);
-    if (k)
-      memcpy(fine + ((k - 1) >> to) * ew, e, ew);
-  }
+  unsigned char *fine_keys = fine - page_entries(to);
+  uint64_t in_slot = ((uint64_t)1 << to) - 1;
+  for (size_t i = 0; i < n; i++)
+    if (keys[i]) {
+      uint64_t offset = slot_offset(p, i);
+      memcpy(fine + (offset >> to) * ew, p->base + i * ew, ew);
+      fine_keys[offset >> to] = (unsigned char)((offset & in_slot) + 1);
+    }
   /* Overflow entries are whole; a short page's have never been stored to
    * (a store makes the page whole before it takes an entry). */
-  size_t ld = p->words == s->entry_words ? 1 : 1 + s->n_sched;
+  size_t ld = p->words == s->entry_words ? 0 : s->n_sched;
   for (size_t m = 0; m < n_mv; m++) {
-    unsigned char *e = fine + (mv[m].offset >> to) * ew;
-    memcpy(e + word, mv[m].e + ld * word, ew - word);
-    entry_set(e, 0, mv[m].offset + 1, s->wide);
-    u64map_remove(&s->overflow, page << PAGE_SHIFT | mv[m].offset);
+    uint64_t offset = mv[m].offset;
+    memcpy(fine + (offset >> to) * ew, mv[m].e + ld * word, ew);
+    fine_keys[offset >> to] = (unsigned char)((offset & in_slot) + 1);
+    u64map_remove(&s->overflow, page << PAGE_SHIFT | offset);
     s->free_overflow[s->n_free++] = mv[m].n;
   }
   qsort(mv, n_mv, sizeof *mv, by_entry);
-  follow_stores(s, p->base, n, fine, to, ew, mv, n_mv);
+  follow_stores(s, p, fine, to, ew, mv, n_mv);
   page_free(s, p->base, shadow_bytes(s, p), p->shift, p->run);
   p->base = fine;
   p->run = run;
@@ -404,7 +407,8 @@ void *sched_overflow_entry(struct sched *s, uint64_t addr, int *short_entry) {
       cache_page(s, page, index);
       unsigned char *e =
           p->base + (offset >> p->shift) * (p->words << (s->wide ? 3 : 2));
-      entry_set(e, 0, offset + 1, s->wide);
+      page_keys(p)[offset >> p->shift] =
+          (unsigned char)((offset & ((1u << p->shift) - 1)) + 1);
       *short_entry = p->words != s->entry_words;
       return e;
     }
@@ -439,7 +443,7 @@ void sched_memory_free(struct sched *s) {
   for (size_t p = 0; p < s->n_pages; p++)
     if (!s->page_base[p].run) {
       budget_give(shadow_bytes(s, &s->page_base[p]));
-      free(s->page_base[p].base);
+      free(page_keys(&s->page_base[p]));
     }
   runs_free(s);
   free(s->page_base);
@@ -480,14 +484,20 @@ static int by_address(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Fills the wide copy `to` of the narrow block `from` of `bytes` bytes, and
- * points the stores into it (st, sorted by address) at their new places. */
-static void widen_block(struct sched *s, uint64_t *to,
-                        const unsigned char *from, size_t bytes,
+/* Fills the wide copy `to` of the narrow block `from` of `bytes` bytes
+ * (the first `keys` of them key bytes, copied as they are), and points the
+ * stores into it (st, sorted by address) at their new places. */
+static void widen_block(struct sched *s, unsigned char *to,
+                        const unsigned char *from, size_t keys, size_t bytes,
                         const struct moved *st, size_t n_st) {
-  const uint32_t *w = (const uint32_t *)from;
-  for (size_t i = 0; i < bytes / 4; i++)
-    to[i] = w[i];
+  memcpy(to, from, keys);
+  for (size_t i = keys; i < bytes; i += 4) {
+    uint32_t w;
+    uint64_t v;
+    memcpy(&w, from + i, sizeof w);
+    v = w;
+    memcpy(to + keys + 2 * (i - keys), &v, sizeof v);
+  }
   size_t lo = 0, hi = n_st; /* the first store at or above from */
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
@@ -497,22 +507,25 @@ static void widen_block(struct sched *s, uint64_t *to,
       hi = mid;
   }
   for (; lo < n_st && st[lo].at < (uintptr_t)from + bytes; lo++)
-    s->stores[st[lo].i] =
-        (unsigned char *)to + 2 * (st[lo].at - (uintptr_t)from);
+    s->stores[st[lo].i] = to + keys + 2 * (st[lo].at - (uintptr_t)from - keys);
 }
 
-/* The narrow blocks (pages, then chunks) and their sizes, in one list. */
-static size_t narrow_blocks(struct sched *s, unsigned char ***block,
-                            size_t *bytes) {
+/* A narrow block of entries: where its owner keeps its entries' address,
+ * its size and its key bytes (a page's, before the entries). */
+struct narrow_block {
+  unsigned char **entries;
+  size_t bytes, keys;
+};
+
+/* The narrow blocks (pages, then chunks), in one list. */
+static size_t narrow_blocks(struct sched *s, struct narrow_block *block) {
   size_t n = 0;
-  for (size_t p = 0; p < s->n_pages; p++) {
-    block[n] = &s->page_base[p].base;
-    bytes[n++] = shadow_bytes(s, &s->page_base[p]);
-  }
-  for (size_t c = 0; c < n_chunks(s); c++) {
-    block[n] = &s->chunks[c];
-    bytes[n++] = chunk_bytes(s);
-  }
+  for (size_t p = 0; p < s->n_pages; p++)
+    block[n++] = (struct narrow_block){&s->page_base[p].base,
+                                       shadow_bytes(s, &s->page_base[p]),
+                                       page_entries(s->page_base[p].shift)};
+  for (size_t c = 0; c < n_chunks(s); c++)
+    block[n++] = (struct narrow_block){&s->chunks[c], chunk_bytes(s), 0};
   return n;
 }
 
@@ -520,14 +533,13 @@ static size_t narrow_blocks(struct sched *s, unsigned char ***block,
  * leaves the narrow state whole to be forgotten. */
 void sched_widen(struct sched *s) {
   size_t n = s->n_pages + n_chunks(s), total = 0, k = 0;
-  unsigned char ***block = malloc((n ? n : 1) * sizeof *block);
-  size_t *bytes = malloc((n ? n : 1) * sizeof *bytes);
-  uint64_t **wide = calloc(n ? n : 1, sizeof *wide);
+  struct narrow_block *block = malloc((n ? n : 1) * sizeof *block);
+  unsigned char **wide = calloc(n ? n : 1, sizeof *wide);
   struct moved *st = malloc((s->n_stores ? s->n_stores : 1) * sizeof *st);
-  if (block && bytes && wide && st) {
-    narrow_blocks(s, block, bytes);
-    for (; k < n && (wide[k] = malloc(2 * bytes[k])); k++)
-      total += bytes[k];
+  if (block && wide && st) {
+    narrow_blocks(s, block);
+    for (; k < n && (wide[k] = malloc(2 * block[k].bytes - block[k].keys)); k++)
+      total += block[k].bytes - block[k].keys;
   }
   if (k == n && st) {
     for (size_t i = 0; i < s->n_stores; i++)
@@ -535,13 +547,15 @@ void sched_widen(struct sched *s) {
     qsort(st, s->n_stores, sizeof *st, by_address);
     size_t in_runs = 0; /* bytes of short pages, charged with their runs */
     for (size_t b = 0; b < n; b++) {
-      widen_block(s, wide[b], *block[b], bytes[b], st, s->n_stores);
+      unsigned char *from = *block[b].entries - block[b].keys;
+      widen_block(s, wide[b], from, block[b].keys, block[b].bytes, st,
+                  s->n_stores);
       if (b < s->n_pages && s->page_base[b].run) {
-        in_runs += bytes[b];
+        in_runs += block[b].bytes;
         s->page_base[b].run = 0; /* a heap block from now on */
       } else
-        free(*block[b]);
-      *block[b] = (unsigned char *)wide[b];
+        free(from);
+      *block[b].entries = wide[b] + block[b].keys;
     }
     budget_charge(BUDGET_SCHED, total + in_runs);
     runs_free(s);
@@ -554,7 +568,6 @@ void sched_widen(struct sched *s) {
   }
   s->wide = 1;
   free(block);
-  free(bytes);
   free(wide);
   free(st);
 }

@@ -12,8 +12,8 @@
 struct access {
   uint64_t addr;
   int load, store;
-  /* key, store ready[S], load ready[S], tag; or only key, load ready[S]
-   * (a load from a page nothing has stored to: it depends on no store) */
+  /* store ready[S], load ready[S], tag; or only load ready[S] (a load
+   * from a page nothing has stored to: it depends on no store) */
   int short_entry;
   void *entry;
 };
@@ -212,16 +212,16 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
       if (!e || acc[a].short_entry)
         continue;
       v4i ready, war;
-      v4_entry(&ready, e, 1, WIDE); /* RAW, and WAW for stores */
+      v4_entry(&ready, e, 0, WIDE); /* RAW, and WAW for stores */
       if (acc[a].store) {
-        v4_entry(&war, e, 5, WIDE);
+        v4_entry(&war, e, 4, WIDE);
         v4_max(&ready, &war);
       }
       v4_max(&dep, &ready);
       if (acc[a].load)
-        level_dep(h, entry_get(e, 9 + TAG_SEQ, WIDE),
-                  entry_get(e, 9 + TAG_BLOCK, WIDE),
-                  entry_get(e, 9 + TAG_LEVEL, WIDE), block_tag);
+        level_dep(h, entry_get(e, 8 + TAG_SEQ, WIDE),
+                  entry_get(e, 8 + TAG_BLOCK, WIDE),
+                  entry_get(e, 8 + TAG_LEVEL, WIDE), block_tag);
     }
     /* Each schedule's lower bound: a window's floor, the block instance's
      * previous issue; the instruction issues one cycle after the later of
@@ -263,13 +263,13 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
       if (!e || acc[a].short_entry)
         continue;
       for (unsigned i = 0; i < S; i++) {
-        uint64_t t = entry_get(e, 1 + i, WIDE); /* RAW, and WAW for stores */
-        uint64_t war = entry_get(e, 1 + S + i, WIDE);
+        uint64_t t = entry_get(e, i, WIDE); /* RAW, and WAW for stores */
+        uint64_t war = entry_get(e, S + i, WIDE);
         if (acc[a].store && war > t)
           t = war; /* WAR */
         dep[i] = t > dep[i] ? t : dep[i];
       }
-      const size_t tag = 1 + 2 * S;
+      const size_t tag = 2 * S;
       if (acc[a].load && BB)
         level_dep(h, entry_get(e, tag + TAG_SEQ, WIDE),
                   entry_get(e, tag + TAG_BLOCK, WIDE),
@@ -327,11 +327,11 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
     void *__restrict e = acc[a].entry;
     if (!e)
       continue;
-    const size_t ld = acc[a].short_entry ? 1 : 1 + S; /* load ready */
+    const size_t ld = acc[a].short_entry ? 0 : S; /* load ready */
     if (VEC) {
       v4i loads;
       if (acc[a].store)
-        v4_set_entry(e, 1, &t, WIDE);
+        v4_set_entry(e, 0, &t, WIDE);
       if (acc[a].load) {
         v4_entry(&loads, e, ld, WIDE);
         v4_max(&loads, &t);
@@ -340,12 +340,12 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
     } else
       for (unsigned i = 0; i < S; i++) {
         if (acc[a].store)
-          entry_set(e, 1 + i, issue[i], WIDE);
+          entry_set(e, i, issue[i], WIDE);
         if (acc[a].load && issue[i] > entry_get(e, ld + i, WIDE))
           entry_set(e, ld + i, issue[i], WIDE);
       }
     if (BB && acc[a].store) { /* PBBLP: the producer, fixed up at its end */
-      const size_t tag = 1 + 2 * S;
+      const size_t tag = 2 * S;
       entry_set(e, tag + TAG_SEQ, h->seq, WIDE);
       entry_set(e, tag + TAG_BLOCK, block_tag, WIDE);
       entry_set(e, tag + TAG_LEVEL, h->level, WIDE);

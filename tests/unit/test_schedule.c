@@ -1000,12 +1000,12 @@ static void test_smaller_slots_one_instruction(void) {
 
 /* The short pages' memory: 1000 pages loaded, then stored to and loaded
  * again (test_short_entries_widening's loops, 1000 iterations).  A short
- * page of 8-byte slots is 32 entries of 1 + 4 words of 4 bytes, 640
- * bytes; runs of 256 KiB hold 409 of them, so the loads take three runs.
- * Each store makes its page whole (32 * 12 * 4 = 1,536 bytes) and frees
- * the short one: the first two runs are unmapped when their last page
- * goes, the third (being filled) stays.  Unlimited ILP: 1 + 3 * 1000 +
- * 4 * 1000 + 1 instructions, highest cycle 999 + 3. */
+ * page of 8-byte slots is 32 key bytes and 32 entries of 4 words of 4
+ * bytes, 544 bytes; runs of 256 KiB hold 481 of them, so the loads take
+ * three runs.  Each store makes its page whole (32 + 32 * 11 * 4 = 1,440
+ * bytes) and frees the short one: the first two runs are unmapped when their
+ * last page goes, the third (being filled) stays.  Unlimited ILP: 1 + 3 * 1000
+ * + 4 * 1000 + 1 instructions, highest cycle 999 + 3. */
 static void test_short_runs(void) {
   EXPECT_EQ(budget_account_used(BUDGET_SCHED), 0); /* all given back */
   build_read_then_write();
@@ -1024,7 +1024,7 @@ static void test_short_runs(void) {
     ev_block(3);
     struct sched *sc = run_stream(&ALL, 0);
     EXPECT_EQ(budget_account_used(BUDGET_SCHED),
-              stores ? 1000 * 1536 + (256 << 10) : 3 * (256 << 10));
+              stores ? 1000 * 1440 + (256 << 10) : 3 * (256 << 10));
     struct par_result r;
     sched_thread_result(sc, &r);
     sched_free(sc);
@@ -1067,7 +1067,7 @@ static void test_short_pages_reused(void) {
     ev_addr(0x10000000 + 0x1000 * k);
   }
   for (unsigned k = 0; k < 1000; k++)
-    if (k % 409) {
+    if (k % 481) {
       ev_block(2);
       ev_addr(0x10000000 + 0x1000 * k);
       ev_addr(0x10000000 + 0x1000 * k);
@@ -1078,19 +1078,19 @@ static void test_short_pages_reused(void) {
   }
   ev_block(4);
   struct sched *sc = run_stream(&ALL, 0);
-  EXPECT_EQ(budget_account_used(BUDGET_SCHED), 997 * 1536 + 3 * (256 << 10));
+  EXPECT_EQ(budget_account_used(BUDGET_SCHED), 997 * 1440 + 3 * (256 << 10));
   sched_free(sc);
   EXPECT_EQ(budget_account_used(BUDGET_SCHED), 0);
 }
 
 /* Short pages that stay among freed ones move to new runs: 4000 pages
- * loaded, B and C in turn (ten runs of 409 pages, the last one part
+ * loaded, B and C in turn (nine runs of 481 pages, the last one part
  * full); then B's 2000 pages stored to and loaded.  No run is ever wholly
  * freed, and no short page comes to reuse the freed ones; when the lists
- * hold 1 MiB (1639 of B's pages; more than half the 2361 pages still
- * short), those 2361 move into six new runs and the ten go, and B's last
- * 361 pages are made whole from there.  Budget: B's whole pages and six
- * runs (ten without the move).  Unlimited ILP:
+ * hold 1 MiB (1928 of B's 544-byte pages; more than half the 2072 pages
+ * still short), those 2072 move into five new runs and the nine go, and
+ * B's last 72 pages are made whole from there.  Budget: B's whole pages
+ * and five runs (nine without the move).  Unlimited ILP:
  * 1 + 3 * 4000 + 4 * 2000 + 1 instructions, highest cycle 4001: the first
  * loop's last branch (k + 2 at k = 3999) and the second loop's last load
  * (B_k was loaded at iteration 2k, at 2k + 1, so its store issues at
@@ -1110,7 +1110,7 @@ static void test_short_pages_compacted(void) {
   }
   ev_block(3);
   struct sched *sc = run_stream(&ALL, 0);
-  EXPECT_EQ(budget_account_used(BUDGET_SCHED), 2000 * 1536 + 6 * (256 << 10));
+  EXPECT_EQ(budget_account_used(BUDGET_SCHED), 2000 * 1440 + 5 * (256 << 10));
   struct par_result r;
   sched_thread_result(sc, &r);
   sched_free(sc);
