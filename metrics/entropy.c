@@ -193,6 +193,11 @@ struct cursor {
   size_t seg_next;
   uint64_t *copy; /* the segments' memory, when not the tables' own */
   size_t copy_n;
+  /* the direct spans, in address order: the next count at or after
+   * word `word` of span `dcur` */
+  const struct entropy_direct *dir[ENTROPY_REGIONS];
+  unsigned n_dir, dcur;
+  size_t word;
   struct entropy_pair *pairs; /* counts's, sorted */
   size_t next, n;
   uint64_t table_addr, table_count;
@@ -211,25 +216,47 @@ static void cursor_step_run(struct cursor *c) {
   c->at = get_leb128(c->at, &c->run_count);
 }
 
-/* The tables' next address: the lower of the current segment's and the
- * counts pairs'. */
+/* Whether a direct span has a count left, the next one at c->word of
+ * span c->dcur. */
+static int cursor_dir(struct cursor *c) {
+  for (; c->dcur < c->n_dir; c->dcur++, c->word = 0)
+    for (const struct entropy_direct *d = c->dir[c->dcur]; c->word < d->n;
+         c->word++)
+      if (d->counts[c->word])
+        return 1;
+  return 0;
+}
+
+/* The tables' next address: the lowest of the current segment's, the
+ * direct spans' and the counts pairs', its counts in all three added (an
+ * address can be in its region's table and in its direct span: a count
+ * that would pass 2^32 - 1 in the span, or a spill's run moved into the
+ * table beside a span made from an earlier one). */
 static void cursor_step_table(struct cursor *c) {
-  int near = c->cur < c->n_seg, far = c->next < c->n;
+  int near = c->cur < c->n_seg, far = c->next < c->n, dir = cursor_dir(c);
   uint64_t v = near ? c->seg[c->cur][c->seg_next] : 0;
   uint64_t near_addr = near ? c->seg_high[c->cur] | v >> 32 : 0;
-  if (!(c->in_table = near || far))
+  uint64_t dir_addr = dir ? c->dir[c->dcur]->lo + 8 * (uint64_t)c->word : 0;
+  if (!(c->in_table = near || far || dir))
     return;
-  if (near && (!far || near_addr < c->pairs[c->next].addr)) {
-    c->table_addr = near_addr;
-    c->table_count = whole_count(c->e, near_addr, (uint32_t)v, c->carried);
+  uint64_t addr = near ? near_addr : dir ? dir_addr : c->pairs[c->next].addr;
+  if (dir && dir_addr < addr)
+    addr = dir_addr;
+  if (far && c->pairs[c->next].addr < addr)
+    addr = c->pairs[c->next].addr;
+  c->table_addr = addr;
+  c->table_count = 0;
+  if (near && near_addr == addr) {
+    c->table_count += whole_count(c->e, addr, (uint32_t)v, c->carried);
     if (++c->seg_next == c->seg_n[c->cur]) {
       c->seg_next = 0;
       c->cur++;
     }
-    return;
   }
-  c->table_addr = c->pairs[c->next].addr;
-  c->table_count = c->pairs[c->next++].count;
+  if (dir && dir_addr == addr)
+    c->table_count += c->dir[c->dcur]->counts[c->word++];
+  if (far && c->pairs[c->next].addr == addr)
+    c->table_count += c->pairs[c->next++].count;
 }
 
 static void cursor_close(struct cursor *c) {
@@ -264,9 +291,10 @@ static int counts_pairs(struct cursor *c, struct sort_buffer *sb) {
 
 /* 0, or -1 when out of memory (e is then unchanged).  `consume`: e's
  * region tables hold the cursor's segments (the caller clears them after
- * closing it); e is not const then. */
+ * closing it); e is not const then.  `direct`: the direct spans' counts
+ * are walked too (a spill leaves them out: they stay where they are). */
 static int cursor_open(const struct entropy_counts *e, struct cursor *c,
-                       int consume) {
+                       int consume, int direct) {
   struct sort_buffer sb;
   size_t near = 0;
   memset(c, 0, sizeof *c);
@@ -309,6 +337,9 @@ static int cursor_open(const struct entropy_counts *e, struct cursor *c,
     c->seg_high[c->n_seg++] = (uint64_t)e->high[order[i]] << 32;
     copied += consume ? 0 : n;
   }
+  for (unsigned i = 0; direct && i < e->n_regions; i++)
+    if (e->direct[order[i]].used)
+      c->dir[c->n_dir++] = &e->direct[order[i]];
   sort_buffer_close(&sb);
   if ((c->chunk = e->run.first))
     c->at = c->chunk->bytes;
@@ -363,7 +394,11 @@ static void take_run(struct entropy_counts *e, struct run_writer *w) {
 static inline int add_count(struct entropy_counts *e, uint64_t addr,
                             uint64_t hash, uint64_t n);
 
-/* The run's counts moved into the emptied tables (spill says when). */
+static void size_for(struct entropy_counts *e,
+                     const struct entropy_counts *run);
+
+/* The run's counts moved into the emptied tables (spill says when),
+ * sized for them first. */
 static void absorb(struct entropy_counts *e) {
   struct entropy_counts run;
   struct cursor c;
@@ -371,8 +406,9 @@ static void absorb(struct entropy_counts *e) {
   entropy_init(&run);
   run.run = e->run;
   memset(&e->run, 0, sizeof e->run);
-  e->absorbed = SIZE_MAX;              /* no spill meanwhile */
-  if (cursor_open(&run, &c, 0) == 0) { /* a run alone: no allocation */
+  e->absorbed = SIZE_MAX; /* no spill meanwhile */
+  size_for(e, &run);
+  if (cursor_open(&run, &c, 0, 0) == 0) { /* a run alone: no allocation */
     while (cursor_next(&c, &addr, &count))
       if (add_count(e, addr, bucket_hash(addr), count))
         lost(e);
@@ -383,30 +419,35 @@ static void absorb(struct entropy_counts *e) {
   entropy_free(&run);
 }
 
-/* Every count of e into a new run, the tables emptied (their memory
- * kept): a cursor that consumes the tables, so no copy of their pairs.
- * 0, or -1 when memory ran out before anything moved (e unchanged); when
- * it runs out while the run is written, the tables' counts are lost (e
- * keeps its run and is flagged partial). */
-static int tables_into_run(struct entropy_counts *e) {
+static void direct_free(struct entropy_counts *e);
+
+/* Every count of e's tables and run (and with `direct`, its direct
+ * spans': they are then freed) into a new run, the tables emptied (their
+ * memory kept): a cursor that consumes the tables, so no copy of their
+ * pairs.  0, or -1 when memory ran out before anything moved (e
+ * unchanged); when it runs out while the run is written, the tables'
+ * counts are lost (e keeps its run and spans and is flagged partial). */
+static int tables_into_run(struct entropy_counts *e, int direct) {
   struct cursor c;
   struct run_writer w = {0};
   uint64_t addr, count;
   int status = 0;
-  if (cursor_open(e, &c, 1))
+  if (cursor_open(e, &c, 1, direct))
     return -1;
   while (status == 0 && cursor_next(&c, &addr, &count))
     status = run_put(&w, addr, count);
   cursor_close(&c);
   if (status == 0) {
     take_run(e, &w);
+    if (direct)
+      direct_free(e);
     return 0;
   }
   run_free(&w.run);
   table_clear(e);
   e->absorbed = 0;
   e->accesses = 0;
-  if (cursor_open(e, &c, 0) == 0) { /* the run alone: no allocation */
+  if (cursor_open(e, &c, 0, 1) == 0) { /* run and spans: no allocation */
     while (cursor_next(&c, &addr, &count))
       e->accesses += count;
     cursor_close(&c);
@@ -420,7 +461,7 @@ static int tables_into_run(struct entropy_counts *e) {
  * memory (e is then unchanged). */
 static int spill(struct entropy_counts *e) {
   size_t before = e->run.n, table = table_keys(e);
-  if (tables_into_run(e))
+  if (tables_into_run(e, 0))
     return -1;
   if ((e->run.n - before) * 2 < table)
     absorb(e);
@@ -430,7 +471,7 @@ static int spill(struct entropy_counts *e) {
 static void table32_free(struct entropy_table *t);
 
 int entropy_compact(struct entropy_counts *e) {
-  if (tables_into_run(e))
+  if (tables_into_run(e, 1))
     return -1;
   for (unsigned r = 0; r < e->n_regions; r++)
     if (e->near[r].buckets)
@@ -554,6 +595,98 @@ static inline struct entropy_table *region_for(struct entropy_counts *e,
   return &e->near[e->n_regions++];
 }
 
+static void direct_free(struct entropy_counts *e) {
+  for (unsigned r = 0; r < ENTROPY_REGIONS; r++) {
+    struct entropy_direct *d = &e->direct[r];
+    if (d->counts)
+      pisa_table_free(d->counts, d->n * sizeof *d->counts);
+    memset(d, 0, sizeof *d);
+  }
+}
+
+/* The emptied tables of e made large enough for the addresses of `run`
+ * (a run alone) before they move in, at 3/4 of the load the tables grow
+ * at: grown by half while they moved in, the tables took up to 1.5 times
+ * that memory (10 to 15 bytes an address) and held the table they grew
+ * from beside the new one at each step.  A region without a direct span
+ * gets one for its largest dense cluster of 8-byte-aligned addresses in
+ * the run (a sweep over an array of 8-byte words): addresses less than
+ * DIRECT_GAP apart, DIRECT_MIN of them or more, whose span takes at most
+ * DIRECT_BYTES bytes an address.  Regions get their tables in the order
+ * the addresses would give them (increasing).  Out of memory, a table
+ * keeps its size and grows as before, and a region gets no span. */
+#define DIRECT_BYTES 6
+#define DIRECT_MIN 4096
+#define DIRECT_GAP ((uint64_t)64 << 10)
+
+/* A cluster of a region's aligned addresses: [lo, hi], n of them. */
+struct cluster {
+  uint64_t lo, hi;
+  size_t n;
+};
+
+/* `c` closed: kept in *best when dense enough and larger. */
+static void cluster_close(const struct cluster *c, struct cluster *best) {
+  uint64_t words = ((c->hi - c->lo) >> 3) + 1;
+  if (c->n >= DIRECT_MIN && c->n > best->n &&
+      words * sizeof(uint32_t) <= c->n * DIRECT_BYTES)
+    *best = *c;
+}
+
+static void size_for(struct entropy_counts *e,
+                     const struct entropy_counts *run) {
+  size_t n[ENTROPY_REGIONS] = {0}, far = 0;
+  struct cluster now[ENTROPY_REGIONS] = {{0}}, best[ENTROPY_REGIONS] = {{0}};
+  struct cursor c;
+  uint64_t addr, count;
+  if (cursor_open(run, &c, 0, 0))
+    return;
+  while (cursor_next(&c, &addr, &count)) { /* increasing */
+    const struct entropy_table *t = region_for(e, addr);
+    if (!t) {
+      far++;
+      continue;
+    }
+    size_t r = (size_t)(t - e->near);
+    n[r]++;
+    if (addr & 7)
+      continue;
+    if (now[r].n && addr - now[r].hi >= DIRECT_GAP) {
+      cluster_close(&now[r], &best[r]);
+      now[r].n = 0;
+    }
+    if (!now[r].n++)
+      now[r].lo = addr;
+    now[r].hi = addr;
+  }
+  cursor_close(&c);
+  for (unsigned r = 0; r < e->n_regions; r++) {
+    struct entropy_table *t = &e->near[r];
+    struct entropy_direct *d = &e->direct[r];
+    cluster_close(&now[r], &best[r]);
+    uint64_t words = ((best[r].hi - best[r].lo) >> 3) + 1;
+    if (!d->counts && best[r].n &&
+        (d->counts = pisa_table_alloc(words * sizeof *d->counts))) {
+      d->lo = best[r].lo;
+      d->n = words;
+      n[r] -= best[r].n;
+    }
+    size_t nbuckets = n[r] / (ENTROPY_SLOTS * 3 / 4) + 4;
+    if (!t->used && nbuckets != t->nbuckets) {
+      if (t->buckets)
+        table32_free(t);
+      (void)table32_init(t, nbuckets);
+    }
+  }
+  size_t nbuckets = far * 4 / (BUCKET_SLOTS * 3) + 4;
+  if (!e->counts.used && nbuckets != e->counts.nbuckets) {
+    if (e->counts.buckets)
+      bucket_table_free(&e->counts);
+    memset(&e->counts, 0, sizeof e->counts);
+    (void)bucket_table_init(&e->counts, nbuckets);
+  }
+}
+
 /* The count of addr in a region table (hash: bucket_hash(addr)), a new one
  * 0; NULL when there is no room for another address. */
 static inline uint32_t *count32(struct entropy_counts *e,
@@ -591,14 +724,15 @@ void entropy_free(struct entropy_counts *e) {
   bucket_table_free(&e->counts);
   u64map_free(&e->carries);
   run_free(&e->run);
+  direct_free(e);
   entropy_init(e);
 }
 
 /* The table count of addr (hash: bucket_hash(addr)), a new one 0; NULL
  * when there is no room for another address. */
-static inline uint32_t *count_of(struct entropy_counts *e, uint64_t addr,
+static inline uint32_t *count_of(struct entropy_counts *e,
+                                 struct entropy_table *near, uint64_t addr,
                                  uint64_t hash) {
-  struct entropy_table *near = region_for(e, addr);
   if (near)
     return count32(e, near, addr, hash);
   struct bucket_table *t = &e->counts;
@@ -625,7 +759,19 @@ static inline int add_count(struct entropy_counts *e, uint64_t addr,
                             uint64_t hash, uint64_t n) {
   if (!n)
     return 0;
-  uint32_t *count = count_of(e, addr, hash);
+  struct entropy_table *near = region_for(e, addr);
+  if (near) { /* its region's direct span, while the count fits */
+    struct entropy_direct *d = &e->direct[near - e->near];
+    uint64_t i = (addr - d->lo) >> 3;
+    if (d->counts && !(addr & 7) && addr >= d->lo && i < d->n &&
+        n < (uint64_t)UINT32_MAX - d->counts[i]) {
+      d->used += !d->counts[i];
+      d->counts[i] += (uint32_t)n;
+      e->accesses += n;
+      return 0;
+    }
+  }
+  uint32_t *count = count_of(e, near, addr, hash);
   if (!count)
     return -1;
   uint64_t sum = *count + n;
@@ -677,9 +823,18 @@ int entropy_add(struct entropy_counts *e, uint64_t addr, uint64_t n) {
   return -1;
 }
 
-/* Addresses in e's table and run together (those in both twice). */
+/* Addresses in e's direct spans. */
+static size_t direct_keys(const struct entropy_counts *e) {
+  size_t n = 0;
+  for (unsigned r = 0; r < e->n_regions; r++)
+    n += e->direct[r].used;
+  return n;
+}
+
+/* Addresses in e's run, tables and spans together (those in two of them
+ * twice). */
 static size_t keys_of(const struct entropy_counts *e) {
-  return e->run.n + table_keys(e);
+  return e->run.n + table_keys(e) + direct_keys(e);
 }
 
 /* dst's and src's counts merged into a new run of dst; -1 when out of
@@ -689,9 +844,9 @@ static int merge_runs(struct entropy_counts *dst,
   struct cursor a, b;
   struct run_writer w = {0};
   uint64_t addr_a = 0, count_a = 0, addr_b = 0, count_b = 0;
-  if (cursor_open(dst, &a, 0))
+  if (cursor_open(dst, &a, 0, 1))
     return -1;
-  if (cursor_open(src, &b, 0)) {
+  if (cursor_open(src, &b, 0, 1)) {
     cursor_close(&a);
     return -1;
   }
@@ -717,6 +872,7 @@ static int merge_runs(struct entropy_counts *dst,
     return -1;
   }
   take_run(dst, &w);
+  direct_free(dst); /* its counts are in the run */
   dst->accesses += src->accesses;
   return 0;
 }
@@ -732,7 +888,7 @@ void entropy_merge(struct entropy_counts *dst,
     return;
   struct cursor c;
   uint64_t addr, count;
-  if (cursor_open(src, &c, 0)) {
+  if (cursor_open(src, &c, 0, 1)) {
     lost(dst);
     return;
   }
@@ -751,7 +907,7 @@ int entropy_keep(struct entropy_counts *e,
   int status = 0;
   entropy_init(&kept);
   kept.spill_at = e->spill_at;
-  if (cursor_open(e, &c, 0))
+  if (cursor_open(e, &c, 0, 1))
     return -1;
   /* sorted, so a large remainder goes straight into a run */
   int into_run = keys_of(e) >= e->spill_at;
@@ -781,7 +937,7 @@ int entropy_split(const struct entropy_counts *e,
   struct cursor all, apart;
   uint64_t addr, count, apart_addr = 0, apart_count = 0;
   int status = 0, in_apart = 0;
-  if (cursor_open(e, &all, 0) || (less && cursor_open(less, &apart, 0))) {
+  if (cursor_open(e, &all, 0, 1) || (less && cursor_open(less, &apart, 0, 1))) {
     cursor_close(&all); /* opened, or failed with nothing to free */
     for (size_t p = 0; p < n; p++)
       parts[p].out_of_memory = 1;
@@ -943,7 +1099,7 @@ struct entropy_pair *entropy_sorted_pairs(const struct entropy_counts *e,
   size_t m = keys_of(e);
   struct entropy_pair *items = malloc((m ? m : 1) * sizeof(*items));
   struct cursor c;
-  if (!items || cursor_open(e, &c, 0)) {
+  if (!items || cursor_open(e, &c, 0, 1)) {
     free(items);
     return NULL;
   }
@@ -981,7 +1137,7 @@ int entropy_compute(const struct entropy_counts *e, unsigned max_shift,
   struct level levels[ENTROPY_MAX_SHIFT + 1] = {0};
   struct cursor c;
   long double *table = malloc(XLOGX_TABLE * sizeof(*table));
-  if (!table || cursor_open(e, &c, 0)) {
+  if (!table || cursor_open(e, &c, 0, 1)) {
     free(table);
     return -1;
   }
@@ -1035,9 +1191,9 @@ size_t entropy_distinct_addresses(const struct entropy_counts *e) {
   struct cursor c;
   uint64_t addr, count;
   size_t n = 0;
-  if (!table_keys(e) || !e->run.n)
-    return keys_of(e);
-  if (cursor_open(e, &c, 0))
+  if ((e->run.n != 0) + (table_keys(e) != 0) + (direct_keys(e) != 0) < 2)
+    return keys_of(e); /* one place: no address twice */
+  if (cursor_open(e, &c, 0, 1))
     return keys_of(e);
   while (cursor_next(&c, &addr, &count))
     n++;
@@ -1049,6 +1205,7 @@ size_t entropy_memory_bytes(const struct entropy_counts *e) {
   size_t bytes = sizeof(*e) - sizeof(e->carries) + u64map_bytes(&e->carries) +
                  e->counts.nbuckets * sizeof(struct bucket) + e->run.bytes;
   for (unsigned r = 0; r < e->n_regions; r++)
-    bytes += e->near[r].nbuckets * sizeof(struct entropy_bucket);
+    bytes += e->near[r].nbuckets * sizeof(struct entropy_bucket) +
+             e->direct[r].n * sizeof(uint32_t);
   return bytes;
 }

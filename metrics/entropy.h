@@ -53,12 +53,24 @@ struct entropy_table {
  * are counted in `counts`. */
 #define ENTROPY_REGIONS 4
 
+/* The 8-byte-aligned start addresses of one span of a region, counted in
+ * place: made when a run moves into the tables (a scope sweeping its
+ * arrays again) and the run's aligned addresses in the region are dense
+ * enough (4 bytes an address where the region's table takes 10 to 11). */
+struct entropy_direct {
+  uint32_t *counts; /* one per word of [lo, lo + 8 n), 0 for none */
+  uint64_t lo;
+  size_t n, used; /* words; words with a count */
+};
+
 /* A start address's count is its count in `run`, plus its count c in the
  * table of its region (or in `counts`), 1 <= c < 2^32, plus
  * (2^32 - 1) times its value in `carries`, where table counts that pass
- * 2^32 - 1 carry. */
+ * 2^32 - 1 carry, plus its count in its region's direct span (a count
+ * that would pass 2^32 - 1 there goes to the table instead). */
 struct entropy_counts {
   struct entropy_table near[ENTROPY_REGIONS];
+  struct entropy_direct direct[ENTROPY_REGIONS];
   uint32_t high[ENTROPY_REGIONS];
   unsigned n_regions;
   struct bucket_table counts; /* other regions' addresses -> counts */
@@ -117,10 +129,11 @@ int entropy_compute(const struct entropy_counts *e, unsigned max_shift,
 struct json_object *entropy_to_json(const struct entropy_counts *e,
                                     unsigned max_shift);
 
-/* Moves every count into the run and gives the tables' memory back (the
- * counts are the same; later additions start new tables): for counts that
- * are only read from now on, such as a finished run's before its result
- * is built.  0, or -1 when out of memory (e is then unchanged). */
+/* Moves every count into the run and gives the tables' and the direct
+ * spans' memory back (the counts are the same; later additions start new
+ * tables): for counts that are only read from now on, such as a finished
+ * run's before its result is built.  0, or -1 when out of memory (e is
+ * then unchanged). */
 int entropy_compact(struct entropy_counts *e);
 
 /* Keeps only the counts of the start addresses `keep` accepts (the memory
