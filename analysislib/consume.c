@@ -1413,7 +1413,9 @@ PISA_HIDDEN void pisa_region_free_state(struct pisa_thread *t, uint32_t id) {
   budget_enter(account);
 }
 
-/* Out of memory, the counts stay in the tables: nothing is lost. */
+/* Out of memory before anything moved, the counts stay in the tables;
+ * while the new run is written, the tables' counts are dropped and the
+ * scope marked partial (entropy_compact). */
 static void compact_state(struct pisa_fn_state *s) {
   if (s->entropy)
     (void)entropy_compact(s->entropy);

@@ -46,8 +46,10 @@ static void sort_packed(struct sort_buffer *b, uint64_t *items, size_t n);
 
 /* Counts were dropped: e's are partial, and the runtime, which asks
  * pisa_table_alloc_failures, learns that the metrics are incomplete
- * (memory that ran out on a way with a fallback, such as a spill that
- * could grow the table instead, drops nothing and is not counted). */
+ * (memory that ran out on a way with a fallback, such as a spill whose
+ * sort buffer could not be had, which grows the table instead, drops
+ * nothing and is not counted; a spill that runs out while it writes the
+ * new run has consumed its tables and drops their counts). */
 static void lost(struct entropy_counts *e) {
   e->out_of_memory = 1;
   pisa_table_lost();
@@ -672,18 +674,21 @@ static void size_for(struct entropy_counts *e,
       n[r] -= best[r].n;
     }
     size_t nbuckets = n[r] / (ENTROPY_SLOTS * 3 / 4) + 4;
-    if (!t->used && nbuckets != t->nbuckets) {
+    struct entropy_table fresh;
+    if (!t->used && nbuckets != t->nbuckets &&
+        table32_init(&fresh, nbuckets) == 0) { /* else it keeps its size */
       if (t->buckets)
         table32_free(t);
-      (void)table32_init(t, nbuckets);
+      *t = fresh;
     }
   }
   size_t nbuckets = far * 4 / (BUCKET_SLOTS * 3) + 4;
-  if (!e->counts.used && nbuckets != e->counts.nbuckets) {
+  struct bucket_table fresh;
+  if (!e->counts.used && nbuckets != e->counts.nbuckets &&
+      bucket_table_init(&fresh, nbuckets) == 0) {
     if (e->counts.buckets)
       bucket_table_free(&e->counts);
-    memset(&e->counts, 0, sizeof e->counts);
-    (void)bucket_table_init(&e->counts, nbuckets);
+    e->counts = fresh;
   }
 }
 
