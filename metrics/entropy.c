@@ -472,14 +472,18 @@ static int spill(struct entropy_counts *e) {
 
 static void table32_free(struct entropy_table *t);
 
+/* Gives the tables' memory back (their counts are gone or elsewhere). */
+static void tables_free(struct entropy_counts *e) {
+  for (unsigned r = 0; r < e->n_regions; r++)
+    table32_free(&e->near[r]);
+  bucket_table_free(&e->counts);
+  memset(&e->counts, 0, sizeof e->counts);
+}
+
 int entropy_compact(struct entropy_counts *e) {
   if (tables_into_run(e, 1))
     return -1;
-  for (unsigned r = 0; r < e->n_regions; r++)
-    if (e->near[r].buckets)
-      table32_free(&e->near[r]);
-  bucket_table_free(&e->counts);
-  memset(&e->counts, 0, sizeof e->counts);
+  tables_free(e);
   return 0;
 }
 
@@ -724,9 +728,7 @@ void entropy_init(struct entropy_counts *e) {
 }
 
 void entropy_free(struct entropy_counts *e) {
-  for (unsigned r = 0; r < e->n_regions; r++)
-    table32_free(&e->near[r]);
-  bucket_table_free(&e->counts);
+  tables_free(e);
   u64map_free(&e->carries);
   run_free(&e->run);
   direct_free(e);

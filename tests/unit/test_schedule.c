@@ -806,8 +806,8 @@ static void test_memory_limit(void) {
   EXPECT_EQ(r.untracked, 0);
 }
 
-/* Pages no access has stored to hold short entries (key and load ready
- * cycles), made whole by their first store; the loads' cycles must move
+/* Pages no access has stored to hold short entries (load ready cycles
+ * only), made whole by their first store; the loads' cycles must move
  * with them.  load X; store X; load X; ret, X on a page first loaded:
  * unlimited 1, 2 (WAR after the load), 3 (RAW), ret 1: ILP 4/3 (2 if the
  * store lost the load's cycle); BBLP in order 1, 2, 3, 4: 1. */
