@@ -295,8 +295,11 @@ PISA_HIDDEN void pisa_aggregate_region(struct pisa_thread *t, uint32_t region,
     histograms_merge(&ra->reuse, r->reuse);
   if (r->reuse_bursts)
     burst_histograms_merge(&ra->reuse_bursts, r->reuse_bursts);
-  if (r->sched)
-    add_stream_schedule(ra, r->sched);
+  if (t->sched) {
+    struct par_result pr;
+    sched_region_result(t->sched, region, &pr);
+    par_merge(&ra->par, &pr);
+  }
   if (r->branches)
     add_branches(ra, r->branches, PROGRAM_NONE);
 }

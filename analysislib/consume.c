@@ -804,17 +804,15 @@ static void add_branches(struct branch_stats **stats,
   branch_add_events(*stats, &pisa_program, b);
 }
 
-/* The batch into the thread's or a region's schedules (with per-loop
- * results when `loops`: the thread's, with --loop-metrics). */
-static void add_schedules(struct sched **sched, const struct event_batch *b,
-                          int loops) {
+/* The thread's one schedule (with per-loop results under --loop-metrics;
+ * its regions are scopes of it), created at first use; NULL without
+ * memory. */
+static struct sched *thread_sched(struct pisa_thread *t) {
   struct sched_config config = pisa_config.sched;
-  config.loops = loops;
-  if (!*sched && !(*sched = sched_new(&config, &pisa_program))) {
+  config.loops = pisa_config.loop_metrics;
+  if (!t->sched && !(t->sched = sched_new(&config, &pisa_program)))
     pisa_out_of_memory();
-    return;
-  }
-  sched_add_events(*sched, b);
+  return t->sched;
 }
 
 static void consume_branches(struct pisa_thread *t,
@@ -823,7 +821,9 @@ static void consume_branches(struct pisa_thread *t,
 }
 
 static void schedule_batch(struct pisa_thread *t, const struct event_batch *b) {
-  add_schedules(&t->sched, b, pisa_config.loop_metrics);
+  struct sched *s = thread_sched(t);
+  if (s)
+    sched_add_events(s, b);
 }
 
 /* With intervals, in runs of one interval (deep_intervals.h). */
@@ -839,9 +839,10 @@ static void consume_schedules(struct pisa_thread *t,
  * Between its begin and end markers a region sees everything the thread
  * runs, callees included: its block counts, accesses (with the thread's
  * reuse bins: a line first touched outside the region is not cold in it),
- * branches and schedules of its own.  Each group follows the batch's
- * markers itself.  Sampled, a region gets the exact counts and the
- * spatially sampled families, not the bursts of branch and schedules. */
+ * branches of its own, and the spans of the thread's schedule (a scope of
+ * it, as a function is).  Each group follows the batch's markers itself.
+ * Sampled, a region gets the exact counts and the spatially sampled
+ * families, not the bursts of branch and schedules. */
 
 /* Region id's state; its chunk exists (pisa_consume_prepare). */
 static struct pisa_region_state *region_at(struct pisa_thread *t, uint32_t id) {
@@ -902,15 +903,6 @@ static void region_branches(struct pisa_thread *t, struct pisa_region_state *r,
   (void)t, (void)fed;
   struct event_batch slice = event_batch_slice(b, from, to);
   add_branches(&r->branches, &slice);
-}
-
-static void region_schedules(struct pisa_thread *t, struct pisa_region_state *r,
-                             const struct event_batch *b,
-                             const struct event_batch *fed, size_t from,
-                             size_t to) {
-  (void)t, (void)fed;
-  struct event_batch slice = event_batch_slice(b, from, to);
-  add_schedules(&r->sched, &slice, 0);
 }
 
 /* For group g: b's instances between markers to the regions open there
@@ -1237,11 +1229,55 @@ static void consume_branch_group(struct pisa_thread *t,
                    PISA_CONSUME_BRANCH, PISA_FAMILY(BRANCH), region_branches);
 }
 
+/* The regions open in group g, ascending, to the thread's schedule. */
+static void open_regions(struct pisa_thread *t, unsigned g, struct sched *s) {
+  uint32_t some[64], *ids = some;
+  size_t n = 0;
+  if (t->regions_open[g] > 64 &&
+      !(ids = malloc(t->regions_open[g] * sizeof *ids))) {
+    pisa_out_of_memory();
+    sched_open_regions(s, NULL, 0);
+    return;
+  }
+  for (uint32_t id = 0; id < t->regions_seen[g] && n < t->regions_open[g];
+       id++) {
+    const struct pisa_region_state *r = region_at(t, id);
+    if (r && r->open[g])
+      ids[n++] = id;
+  }
+  if (sched_open_regions(s, ids, n))
+    pisa_out_of_memory();
+  if (ids != some)
+    free(ids);
+}
+
+/* The schedule group.  Exact, with regions that carry its families, each
+ * run of instances between markers goes to the thread's schedule with the
+ * regions open there as its scopes (sched_open_regions). */
 static void consume_sched_group(struct pisa_thread *t,
                                 const struct event_batch *b) {
-  consume_temporal(t, &t->sched_bursts, b, consume_schedules,
-                   PISA_CONSUME_SCHED, PISA_FAMILY(ILP) | PISA_FAMILY(BBLP),
-                   region_schedules);
+  const unsigned g = PISA_CONSUME_SCHED,
+                 families = PISA_FAMILY(ILP) | PISA_FAMILY(BBLP);
+  struct sched *s = NULL;
+  if (!(pisa_region_families() & families) || t->budget_steps[g] ||
+      (!t->regions_open[g] && !b->n_marks) || !(s = thread_sched(t))) {
+    consume_temporal(t, &t->sched_bursts, b, consume_schedules, g, families,
+                     NULL);
+    return;
+  }
+  for (size_t m = 0, from = 0;; m++) {
+    size_t to = m < b->n_marks ? b->mark_instance[m] : b->n_instances;
+    if (to > from) {
+      struct event_batch slice = event_batch_slice(b, from, to);
+      open_regions(t, g, s);
+      consume_schedules(t, &slice);
+    }
+    if (m == b->n_marks)
+      break;
+    region_mark(t, g, b->mark_region[m]);
+    from = to;
+  }
+  sched_open_regions(s, NULL, 0);
 }
 
 /* ---- The memory budget (fallback.h) ---------------------------------------
@@ -1398,9 +1434,6 @@ static void region_state_free(struct pisa_region_state *r) {
   budget_enter(BUDGET_BRANCH);
   branches_free(r->branches);
   r->branches = NULL;
-  budget_enter(BUDGET_SCHED);
-  sched_free(r->sched);
-  r->sched = NULL;
   budget_enter(BUDGET_SPACE);
 }
 
@@ -1410,6 +1443,10 @@ PISA_HIDDEN void pisa_region_free_state(struct pisa_thread *t, uint32_t id) {
     return;
   unsigned account = budget_enter(BUDGET_SPACE);
   region_state_free(r);
+  if (t->sched) { /* its scope of the thread's schedule */
+    budget_enter(BUDGET_SCHED);
+    sched_region_free(t->sched, id);
+  }
   budget_enter(account);
 }
 

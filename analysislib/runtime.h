@@ -111,9 +111,9 @@ struct pisa_region_state {
   /* reuse group */
   struct reuse_histograms *reuse;
   struct burst_histograms *reuse_bursts; /* sampled: the windows' */
-  /* branch and schedule groups (exact runs only) */
+  /* branch group (exact runs only); its schedules are a scope of the
+   * thread's (sched_open_regions) */
   struct branch_stats *branches;
-  struct sched *sched;
 };
 /* Region states are kept in chunks that never move (a worker may read one
  * while the thread allocates the next): at most PISA_MAX_REGIONS. */

@@ -51,6 +51,17 @@ void sched_free(struct sched *s);
  * an instance may continue in the next batch. */
 void sched_add_events(struct sched *s, const struct event_batch *batch);
 
+/* Regions of interest (docs/metrics.md "Breakdown"): scopes of the
+ * thread's one schedule, like functions.  From the next instance on, the
+ * regions open are ids[0..n) (region ids, ascending; n = 0: none), until
+ * the next call: every instruction scheduled while a region is open counts
+ * for it, callees included.  0, or -1 when memory ran out (then none is
+ * open). */
+int sched_open_regions(struct sched *s, const uint32_t *ids, size_t n);
+/* Frees region id's state (its results read first); later instructions
+ * start it again if it is opened again.  No region is open after it. */
+void sched_region_free(struct sched *s, uint32_t region);
+
 /* Forgets the memory-dependency state and returns its memory (after a gap
  * in the stream, such as between two sampled bursts): later accesses
  * depend on no earlier one. */
@@ -104,6 +115,14 @@ void sched_function_result(const struct sched *s, uint32_t function,
  * overlap rather than add up) keeps sched_thread_result's figure. */
 void sched_thread_result_strata(const struct sched *s, const uint64_t *counts,
                                 uint32_t n_counts, struct par_result *out);
+/* One region of interest with the span definition over the instructions
+ * run while it was open (sched_open_regions), and PBBLP over the block
+ * instances started while it was open, each block's levels counted as a
+ * span too (the instances, in the order they end, whose final level is
+ * higher than every earlier one's); holds nothing when the region never
+ * ran in this thread. */
+void sched_region_result(const struct sched *s, uint32_t region,
+                         struct par_result *out);
 /* One loop (global id) with the same span definition over its
  * instructions and its inner loops' (not those of the functions it
  * calls), PBBLP over its blocks and its inner loops'; holds nothing when

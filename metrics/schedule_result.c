@@ -232,13 +232,13 @@ void sched_progress(const struct sched *s, unsigned window,
   *cycles = s->cycles[window];
 }
 
-/* The result of scope f (a function's or a loop's state, id its id). */
-static void scope_result(const struct sched *s, const struct fn_state *f,
-                         enum scope_kind kind, uint32_t id,
-                         struct par_result *out) {
+/* The spans' part of the result of scope f: ILP, DLP, BBLP; 0 when the
+ * scope has nothing, 1 when PBBLP is to follow. */
+static int scope_spans(const struct sched *s, const struct fn_state *f,
+                       struct par_result *out) {
   par_init(out, &s->cfg);
   if (!f || !f->n)
-    return;
+    return 0;
   out->untracked = s->untracked; /* its thread's: conservatively */
   uint64_t total[SCHED_MAX_WINDOWS];
   for (unsigned w = 0; w < s->cfg.n_windows; w++)
@@ -246,11 +246,33 @@ static void scope_result(const struct sched *s, const struct fn_state *f,
   fill_scope(s, out, f->n, f->n_op, f->n_cat, total, f->cat, f->op, f->accesses,
              f->contiguous);
   if (!s->cfg.bblp)
-    return;
+    return 0;
   ratio_add(&out->bblp, ratio(f->n, f->total[s->cfg.n_windows].span), f->n);
   ratio_add(&out->bblp_smart, ratio(f->n, f->total[s->cfg.n_windows + 1].span),
             f->n);
-  pbblp_of(s, out, kind, id);
+  return 1;
+}
+
+/* The result of scope f (a function's or a loop's state, id its id). */
+static void scope_result(const struct sched *s, const struct fn_state *f,
+                         enum scope_kind kind, uint32_t id,
+                         struct par_result *out) {
+  if (scope_spans(s, f, out))
+    pbblp_of(s, out, kind, id);
+}
+
+void sched_region_result(const struct sched *s, uint32_t region,
+                         struct par_result *out) {
+  const struct region_scope *r =
+      region < s->n_regions ? s->regions[region] : NULL;
+  if (!scope_spans(s, r ? &r->fs : NULL, out))
+    return;
+  for (size_t k = 0; k < r->n_rb; k++) /* blocks whose instances it saw */
+    if (r->rb[k].instances)
+      ratio_add(
+          &out->pbblp,
+          ratio(r->rb[k].instances, r->rb[k].levels ? r->rb[k].levels : 1),
+          r->rb[k].instances);
 }
 
 void sched_function_result(const struct sched *s, uint32_t function,

@@ -169,6 +169,8 @@ struct hot {
   uint64_t n;
   struct fn_state *const *nest; /* the block's loops (block_state) */
   uint32_t n_nest;
+  struct fn_state *const *open; /* the regions open (sched_open_regions) */
+  size_t n_open;
 };
 
 /* A dependency on the value produced by the instance of tag (seq, block,
@@ -302,6 +304,8 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
   }
   scope_add(fs, issue, op, cat, NW, BB);
   nest_add(h->nest, h->n_nest, issue, op, cat, NW, BB);
+  for (size_t r = 0; r < h->n_open; r++) /* regions of interest open */
+    scope_add(h->open[r], issue, op, cat, NW, BB);
 
   /* The value it produces. */
   uint64_t *__restrict out = h->frame + u->out;
@@ -382,6 +386,10 @@ static ALWAYS_INLINE void contiguity(struct sched *s, struct block_state *b,
     b->nest[0]->accesses[k]++;
     b->nest[0]->contiguous[k] += hit;
   }
+  for (size_t r = 0; r < s->n_open; r++) {
+    s->open[r]->accesses[k]++;
+    s->open[r]->contiguous[k] += hit;
+  }
 }
 
 /* One access of the instruction, with its memory entry. */
@@ -450,6 +458,8 @@ static ALWAYS_INLINE void store_hot(struct sched *s, struct frame *fr,
   b->fs->n += h->n;
   if (b->n_nest)
     b->nest[0]->n += h->n;
+  for (size_t r = 0; r < s->n_open; r++)
+    s->open[r]->n += h->n;
 }
 
 /* Runs the top frame's block from its cursor over the sites instance i of
@@ -482,6 +492,8 @@ static ALWAYS_INLINE void run_instance(struct sched *s,
   h.n = 0;
   h.nest = b->nest;
   h.n_nest = b->n_nest;
+  h.open = s->open;
+  h.n_open = s->n_open;
   for (unsigned c = 0; c < S; c++)
     h.cycles[c] = s->cycles[c];
   for (unsigned w = 0; w < NW; w++) {

@@ -225,9 +225,19 @@ static const struct sched_config ALL = {
  * the copies that take them one at a time. */
 static int scalar_copies;
 
-/* The stream in one batch, or one batch per token. */
-static struct sched *run_stream(const struct sched_config *config,
-                                int token_by_token) {
+/* Regions of interest: the set of them open from token `at` on (ids
+ * ascending), as consume.c opens them between a batch's markers. */
+struct opening {
+  size_t at;
+  uint32_t ids[2];
+  size_t n;
+};
+
+/* The stream in one batch between openings (n_o of them, `at`
+ * ascending), or one batch per token. */
+static struct sched *run_regions(const struct sched_config *config,
+                                 const struct opening *o, size_t n_o,
+                                 int token_by_token) {
   finish();
   struct sched_config cfg = *config;
   cfg.scalar = scalar_copies;
@@ -236,13 +246,24 @@ static struct sched *run_stream(const struct sched_config *config,
   struct event_batch b;
   struct feed f = {PROGRAM_NONE, 0};
   event_batch_init(&b);
-  for (size_t i = 0; i < nt; i = token_by_token ? i + 1 : nt) {
-    batch_of(&b, &f, i, token_by_token ? i + 1 : nt);
+  size_t k = 0;
+  for (size_t i = 0; i < nt;) {
+    for (; k < n_o && o[k].at <= i; k++)
+      EXPECT_EQ(sched_open_regions(s, o[k].ids, o[k].n), 0);
+    size_t to = token_by_token ? i + 1 : k < n_o ? o[k].at : nt;
+    batch_of(&b, &f, i, to);
     sched_add_events(s, &b);
+    i = to;
   }
   event_batch_free(&b);
   EXPECT_EQ(sched_desync(s), 0);
   return s;
+}
+
+/* The stream in one batch, or one batch per token. */
+static struct sched *run_stream(const struct sched_config *config,
+                                int token_by_token) {
+  return run_regions(config, NULL, 0, token_by_token);
 }
 
 static struct par_result thread_result(const struct sched_config *cfg) {
@@ -632,7 +653,9 @@ static void test_split_words(void) {
 /* pre: br.  body: L = load (no operands); br.  exit: ret.  Everything issues
  * at cycle 1: ILP_load = n, ILP_br = n + 1, ILP_ret = 1, and DLP1 =
  * (n*n + (n+1)^2 + 1) / (2n + 2).  Unit stride: f = (n-1)/n, ILP2_load =
- * f n + 1 - f.  Scattered addresses: f = 0, ILP2_load = 1. */
+ * f n + 1 - f.  Scattered addresses: f = 0, ILP2_load = 1.  A region open
+ * over the whole stream has the same opcode spans and accesses: the same
+ * DLP1 and DLP2. */
 static void test_dlp(void) {
   const unsigned n = 64;
   for (int contiguous = 1; contiguous >= 0; contiguous--) {
@@ -653,7 +676,12 @@ static void test_dlp(void) {
       ev_addr(contiguous ? 0x4000 + 8 * k : 0x4000 + 64 * ((k * 37) % n));
     }
     ev_block(2);
-    struct par_result r = thread_result(&ALL);
+    const struct opening all = {0, {4}, 1};
+    struct sched *s = run_regions(&ALL, &all, 1, 0);
+    struct par_result r, region;
+    sched_thread_result(s, &r);
+    sched_region_result(s, 4, &region);
+    sched_free(s);
     double N = n, f = contiguous ? (N - 1) / N : 0;
     double dlp1 = (N * N + (N + 1) * (N + 1) + 1) / (2 * N + 2);
     double dlp2 = ((f * N + 1 - f) * N + (N + 1) * (N + 1) + 1) / (2 * N + 2);
@@ -661,6 +689,8 @@ static void test_dlp(void) {
     NEAR(val(&r.dlp1), dlp1);
     NEAR(val(&r.dlp2), dlp2);
     EXPECT(val(&r.dlp2) <= val(&r.dlp1));
+    NEAR(val(&region.dlp1), dlp1);
+    NEAR(val(&region.dlp2), dlp2);
   }
 }
 
@@ -1118,6 +1148,165 @@ static void test_short_pages_compacted(void) {
   NEAR(val(&r.win[0].ilp), 20002.0 / 4001);
 }
 
+/* ---- Regions of interest ----------------------------------------------
+ * A region is a scope of the thread's one schedule (docs/metrics.md): the
+ * span definition over what ran while it was open. */
+
+/* Results a and b hold the same means with the same weights. */
+static void expect_same_result(const struct par_result *a,
+                               const struct par_result *b) {
+  const struct par_ratio *x[] = {&a->dlp1, &a->dlp2, &a->bblp, &a->bblp_smart,
+                                 &a->pbblp},
+                         *y[] = {&b->dlp1, &b->dlp2, &b->bblp, &b->bblp_smart,
+                                 &b->pbblp};
+  for (unsigned k = 0; k < 5; k++) {
+    NEAR(val(x[k]), val(y[k]));
+    EXPECT_EQ(x[k]->n, y[k]->n);
+  }
+  for (unsigned w = 0; w < a->config.n_windows; w++) {
+    NEAR(val(&a->win[w].ilp), val(&b->win[w].ilp));
+    EXPECT_EQ(a->win[w].ilp.n, b->win[w].ilp.n);
+    for (unsigned c = 0; c < PISA_CAT_COUNT; c++)
+      NEAR(val(&a->win[w].cat[c]), val(&b->win[w].cat[c]));
+    for (unsigned o = 0; o < PISA_OPCODE_MAX; o++)
+      NEAR(val(&a->win[w].op[o]), val(&b->win[w].op[o]));
+  }
+}
+
+/* Open around exactly the instances of figure 3's loop, a region has the
+ * loop's instructions, so every result is the loop's (test_loop_figure3:
+ * ILP 6n / (n + 2) over 600 instructions; DLP2 from the same accesses;
+ * PBBLP n: the iterations are independent, level 1 each, so the region's
+ * span of levels is 1 as the loop block's highest level is).  The same
+ * stream one token per batch gives the same; a region never opened holds
+ * nothing. */
+static void test_region_is_its_loop(void) {
+  const unsigned n = 100;
+  build_figure3(n);
+  LOOPS[0] = (struct program_loop){
+      .parent = PROGRAM_NONE, .header = 1, .preheader = 0, .depth = 1};
+  BS[1].loop = 0;
+  struct sched_config loops = ALL;
+  loops.loops = 1;
+  /* tokens: block 0, then per iteration block 1 and two addresses */
+  const struct opening o[] = {{1, {2}, 1}, {1 + 3 * n, {0}, 0}};
+  for (int split = 0; split < 2; split++) {
+    struct sched *s = run_regions(&loops, o, 2, split);
+    struct par_result region, loop, never;
+    sched_region_result(s, 2, &region);
+    sched_loop_result(s, 0, &loop);
+    sched_region_result(s, 1, &never);
+    sched_free(s);
+    NEAR(val(&region.win[0].ilp), 6.0 * n / (n + 2));
+    EXPECT_EQ(region.win[0].ilp.n, 6 * n);
+    NEAR(val(&region.pbblp), n);
+    expect_same_result(&region, &loop);
+    EXPECT_EQ(never.win[0].ilp.n, 0);
+    EXPECT_EQ(never.pbblp.n, 0);
+  }
+}
+
+/* Values produced before a region opened keep the cycles the thread's
+ * schedule gave them.  E: a = add; b = add a; c = add b; br.  R: d = add c;
+ * e = add; f = add e; g = add f; ret g.  Unlimited window: a 1, b 2, c 3,
+ * br 1; d 4, e 1, f 2, g 3, ret 4.  Region 1 open over R only: d at 4 is
+ * its first and highest issue, nothing issues later: span 1, ILP 5 (as a
+ * machine of its own, starting empty, it would be d 1, e 1, f 2, g 3,
+ * ret 4: 5/4).  Adds: d only sets a high, 4/1; ret 1/1; DLP1 = DLP2 =
+ * (4 * 4 + 1 * 1) / 5.  BBLP in order: E 1, 2, 3, 4; R d 4, then 5, 6, 7,
+ * 8: every one a new high, 5/5.  PBBLP: R's one instance, level 1: 1.
+ * Region 3, open over E and R (nested: R opens region 1 inside it): the
+ * new highs a 1, b 2, c 3, d 4: 9/4, the thread's ILP; with the 64 window
+ * the same (no instruction waits for the window). */
+static void test_region_thread_schedule(void) {
+  reset();
+  fn("main");
+  blk();
+  uint32_t a = ins(ADD, 0, 0), b = ins(ADD, 0, 1, a), c = ins(ADD, 0, 1, b);
+  ins(BR, 0, 0);
+  blk();
+  ins(ADD, 0, 1, c);
+  uint32_t e = ins(ADD, 0, 0), f = ins(ADD, 0, 1, e), g = ins(ADD, 0, 1, f);
+  ins(RET, 0, 1, g);
+  nt = 0;
+  ev_block(0);
+  ev_block(1);
+  const struct opening o[] = {{0, {3}, 1}, {1, {1, 3}, 2}};
+  for (int split = 0; split < 2; split++) {
+    struct sched *s = run_regions(&ALL, o, 2, split);
+    struct par_result r, outer, t;
+    sched_region_result(s, 1, &r);
+    sched_region_result(s, 3, &outer);
+    sched_thread_result(s, &t);
+    sched_free(s);
+    for (unsigned w = 0; w < 2; w++) {
+      NEAR(val(&r.win[w].ilp), 5.0);
+      EXPECT_EQ(r.win[w].ilp.n, 5);
+      NEAR(val(&r.win[w].op[ADD]), 4.0);
+      NEAR(val(&r.win[w].op[RET]), 1.0);
+      NEAR(val(&outer.win[w].ilp), 9.0 / 4);
+      NEAR(val(&outer.win[w].ilp), val(&t.win[w].ilp));
+    }
+    NEAR(val(&r.dlp1), 17.0 / 5);
+    NEAR(val(&r.dlp2), 17.0 / 5);
+    NEAR(val(&r.bblp), 1.0);
+    NEAR(val(&r.bblp_smart), 1.0);
+    NEAR(val(&r.pbblp), 1.0);
+    EXPECT_EQ(r.pbblp.n, 1);
+  }
+}
+
+/* PBBLP over the instances a region saw, levels counted as a span.  L:
+ * x = load; y = add x; store y; br, run six times between E (br) and X
+ * (ret); instance k loads what instance j stored, so its level is j's + 1:
+ * 1: A0 -> A1 (level 1), 2: A1 -> A2 (2), 3: A2 -> A3 (3), then with
+ * region 5 open 4: Z0 -> Z1 (1), 5: A3 -> A4 (4, from instance 3, before
+ * the region), 6: Z1 -> Z2 (2).  In the region, in the order they end,
+ * levels 1, 4, 2 set new highs twice: PBBLP 3 / 2 (the thread's L: 6 / 4).
+ * Freed, the region holds nothing. */
+static void test_region_pbblp(void) {
+  reset();
+  fn("main");
+  blk();
+  ins(BR, 0, 0);
+  blk();
+  uint32_t x = ins(LOAD, 0, 0);
+  site(PROGRAM_SITE_LOAD, 8, NULL);
+  uint32_t y = ins(ADD, 0, 1, x);
+  ins(STORE, 0, 1, y);
+  site(PROGRAM_SITE_STORE, 8, NULL);
+  ins(BR, 0, 0);
+  blk();
+  ins(RET, 0, 0);
+  static const uint64_t from[] = {0xa0, 0xa1, 0xa2, 0x20, 0xa3, 0x21},
+                        to[] = {0xa1, 0xa2, 0xa3, 0x21, 0xa4, 0x22};
+  nt = 0;
+  ev_block(0);
+  for (unsigned k = 0; k < 6; k++) {
+    ev_block(1);
+    ev_addr(from[k] * 8);
+    ev_addr(to[k] * 8);
+  }
+  ev_block(2);
+  const struct opening o[] = {{10, {5}, 1}, {19, {0}, 0}};
+  for (int split = 0; split < 2; split++) {
+    struct sched *s = run_regions(&ALL, o, 2, split);
+    struct par_result r;
+    uint64_t instances, levels;
+    sched_region_result(s, 5, &r);
+    NEAR(val(&r.pbblp), 1.5);
+    EXPECT_EQ(r.pbblp.n, 3);
+    EXPECT(sched_block_pbblp(s, 1, &instances, &levels));
+    EXPECT_EQ(instances, 6);
+    EXPECT_EQ(levels, 4);
+    sched_region_free(s, 5);
+    sched_region_result(s, 5, &r);
+    EXPECT_EQ(r.pbblp.n, 0);
+    EXPECT_EQ(r.win[0].ilp.n, 0);
+    sched_free(s);
+  }
+}
+
 /* Merging: two threads' results weighted by their instruction counts. */
 static void test_merge(void) {
   struct par_result a, b;
@@ -1156,6 +1345,9 @@ int main(void) {
     RUN(test_short_runs);
     RUN(test_short_pages_reused);
     RUN(test_short_pages_compacted);
+    RUN(test_region_is_its_loop);
+    RUN(test_region_thread_schedule);
+    RUN(test_region_pbblp);
     RUN(test_merge);
   }
   return check_summary();
