@@ -314,8 +314,9 @@ static json_object *config_json(struct aggregate *totals) {
  * process's last result: nothing reads the states again) each region's
  * states are freed as soon as its metrics are built, and their memory
  * given back, before the functions' and threads' aggregates are: a
- * region's state is as large as the thread's (hashtable's two regions
- * held 55% of the schedules' and branch tables at exit). */
+ * region keeps footprints, entropy counts, reuse histograms and branch
+ * contexts of its own (hashtable's two regions held 55% of the schedules'
+ * and branch tables at exit when they had schedules of their own too). */
 static json_object *regions_json(uint32_t n_blocks, int last) {
   uint32_t n = pisa_region_count();
   json_object *regions = json_object_new_array();

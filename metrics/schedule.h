@@ -58,8 +58,8 @@ void sched_add_events(struct sched *s, const struct event_batch *batch);
  * for it, callees included.  0, or -1 when memory ran out (then none is
  * open). */
 int sched_open_regions(struct sched *s, const uint32_t *ids, size_t n);
-/* Frees region id's state (its results read first); later instructions
- * start it again if it is opened again.  No region is open after it. */
+/* Frees region id's state (its results read first); opened again, it
+ * starts empty.  No region is open after it. */
 void sched_region_free(struct sched *s, uint32_t region);
 
 /* Forgets the memory-dependency state and returns its memory (after a gap
@@ -116,11 +116,10 @@ void sched_function_result(const struct sched *s, uint32_t function,
 void sched_thread_result_strata(const struct sched *s, const uint64_t *counts,
                                 uint32_t n_counts, struct par_result *out);
 /* One region of interest with the span definition over the instructions
- * run while it was open (sched_open_regions), and PBBLP over the block
- * instances started while it was open, each block's levels counted as a
- * span too (the instances, in the order they end, whose final level is
- * higher than every earlier one's); holds nothing when the region never
- * ran in this thread. */
+ * run while it was open (sched_open_regions), and PBBLP the mean of its
+ * blocks' (sched_block_pbblp) weighted by their instances that started
+ * while it was open; holds nothing when the region never ran in this
+ * thread. */
 void sched_region_result(const struct sched *s, uint32_t region,
                          struct par_result *out);
 /* One loop (global id) with the same span definition over its

@@ -83,8 +83,6 @@ void sched_free(struct sched *s) {
   for (uint32_t id = 0; id < s->n_regions; id++)
     region_scope_free(s->regions[id]);
   free(s->regions);
-  free(s->sets);
-  free(s->set_ids);
   free(s->open);
   for (uint32_t b = 0; b < s->n_blocks; b++) {
     free(s->blocks[b].last_end);
@@ -352,105 +350,45 @@ static struct region_scope *region_scope(struct sched *s, uint32_t id) {
   return s->regions[id] = r;
 }
 
-/* Block id's PBBLP state in region r; NULL without memory. */
-static struct region_block *region_block(struct region_scope *r, uint32_t id) {
-  uint64_t *at = u64map_slot(&r->blocks, id);
-  if (!at)
-    return NULL;
-  if (!*at) {
-    struct region_block *rb =
-        sched_grow(r->rb, &r->rb_cap, r->n_rb + 1, sizeof *rb);
-    if (!rb)
-      return NULL;
-    r->rb = rb;
-    *at = ++r->n_rb;
-  }
-  return &r->rb[*at - 1];
-}
-
-/* Block id's PBBLP state in the k-th region of set `set`; NULL when the
- * region was freed or memory ran out. */
-static struct region_block *set_block(struct sched *s, uint32_t set, uint32_t k,
-                                      uint32_t id) {
-  uint32_t region = s->set_ids[s->sets[set].first + k];
-  struct region_scope *r = region < s->n_regions ? s->regions[region] : NULL;
-  return r ? region_block(r, id) : NULL;
-}
-
-/* An instance of block id starts while the open set's regions are open. */
+/* An instance of block id starts while the open regions are open. */
 static void region_instances(struct sched *s, uint32_t id) {
-  for (uint32_t k = 0; k < s->sets[s->open_set].n; k++) {
-    struct region_block *rb = set_block(s, s->open_set, k, id);
-    if (rb)
-      rb->instances++;
-  }
-}
-
-/* An instance of block id that started while the regions of set `set`
- * were open ends at `level`: a level above every earlier one of the block
- * in a region adds to its span there. */
-static void region_levels(struct sched *s, uint32_t set, uint32_t id,
-                          uint64_t level) {
-  for (uint32_t k = 0; k < s->sets[set].n; k++) {
-    struct region_block *rb = set_block(s, set, k, id);
-    if (rb && level > rb->max_level) {
-      rb->max_level = level;
-      rb->levels++;
+  for (size_t k = 0; k < s->n_open; k++) {
+    struct region_scope *r = s->open[k];
+    uint64_t *at = u64map_slot(&r->blocks, id);
+    if (at && !*at) {
+      struct region_block *rb =
+          sched_grow(r->rb, &r->rb_cap, r->n_rb + 1, sizeof *rb);
+      if (rb) {
+        r->rb = rb;
+        r->rb[r->n_rb] = (struct region_block){id, 0};
+        *at = ++r->n_rb;
+      }
     }
+    if (at && *at)
+      r->rb[*at - 1].instances++;
+    else
+      s->region_losses++;
   }
-}
-
-/* The number of set ids[0..n) among the interned sets, added when new;
- * 0 without memory. */
-static uint32_t intern_set(struct sched *s, const uint32_t *ids, size_t n) {
-  for (size_t k = 1; k < s->n_sets; k++)
-    if (s->sets[k].n == n &&
-        !memcmp(s->set_ids + s->sets[k].first, ids, n * sizeof *ids))
-      return (uint32_t)k;
-  size_t need = s->n_sets ? s->n_sets + 1 : 2; /* set 0: none */
-  struct region_set *sets =
-      sched_grow(s->sets, &s->sets_cap, need, sizeof *sets);
-  if (!sets)
-    return 0;
-  s->sets = sets;
-  uint32_t *set_ids = sched_grow(s->set_ids, &s->set_ids_cap, s->n_set_ids + n,
-                                 sizeof *set_ids);
-  if (!set_ids || need - 1 > UINT32_MAX)
-    return 0;
-  s->set_ids = set_ids;
-  memcpy(s->set_ids + s->n_set_ids, ids, n * sizeof *ids);
-  s->sets[need - 1] = (struct region_set){s->n_set_ids, (uint32_t)n};
-  s->n_set_ids += n;
-  s->n_sets = need;
-  return (uint32_t)(need - 1);
 }
 
 int sched_open_regions(struct sched *s, const uint32_t *ids, size_t n) {
   s->n_open = 0;
-  s->open_set = 0;
   if (!n)
     return 0;
-  struct fn_state **open = sched_grow(s->open, &s->open_cap, n, sizeof *open);
+  struct region_scope **open =
+      sched_grow(s->open, &s->open_cap, n, sizeof *open);
   if (!open)
     return -1;
   s->open = open;
-  for (size_t k = 0; k < n; k++) {
-    struct region_scope *r = region_scope(s, ids[k]);
-    if (!r)
+  for (size_t k = 0; k < n; k++)
+    if (!(open[k] = region_scope(s, ids[k])))
       return -1;
-    open[k] = &r->fs;
-  }
-  uint32_t set = intern_set(s, ids, n);
-  if (!set)
-    return -1;
-  s->open_set = set;
   s->n_open = n;
   return 0;
 }
 
 void sched_region_free(struct sched *s, uint32_t region) {
   s->n_open = 0;
-  s->open_set = 0;
   if (region >= s->n_regions)
     return;
   region_scope_free(s->regions[region]);
@@ -465,8 +403,6 @@ static void end_instance(struct sched *s, struct frame *fr) {
   struct block_state *b = &s->blocks[fr->block];
   if (fr->level > b->max_level)
     b->max_level = fr->level;
-  if (fr->region_set && b->pbblp_counted)
-    region_levels(s, fr->region_set, fr->block, fr->level);
   if (fr->late) {
     for (uint32_t k = 0; k < b->pb->n_instrs; k++) {
       uint64_t *v = slot_at(s, fr, b->pb->first_slot + k) + s->n_sched;
@@ -629,10 +565,9 @@ static ALWAYS_INLINE void start_instance(struct sched *s, struct frame *fr,
   fr->level = 1;
   fr->wrote = fr->late = 0;
   fr->stores_mark = s->n_stores;
-  fr->region_set = s->open_set;
   if (b->pbblp_counted) {
     b->instances++;
-    if (s->open_set)
+    if (s->n_open)
       region_instances(s, id);
   }
 }

@@ -74,9 +74,6 @@ struct block_state {
 
 struct frame {
   uint32_t fn;
-  /* The set of regions open when its current block instance started
-   * (struct sched's sets; 0: none), which its level counts for. */
-  uint32_t region_set;
   uint32_t block;     /* current global block, NONE32 before the first */
   uint32_t pending;   /* call site waiting for its callee, or NONE32 */
   uint32_t cursor;    /* next instruction of `block` */
@@ -125,9 +122,10 @@ static inline unsigned char *page_keys(const struct shadow_page *p) {
 /* A region of interest: a scope of the thread's one schedule, like a
  * function's (the span definition over the instructions run while it was
  * open, callees included), and per block the instances started while it
- * was open and the span of their final levels (PBBLP). */
+ * was open (its PBBLP weighs the blocks' by them). */
 struct region_block {
-  uint64_t instances, max_level, levels;
+  uint32_t block;
+  uint64_t instances;
 };
 struct region_scope {
   struct fn_state fs;
@@ -220,22 +218,13 @@ struct sched {
   uint64_t n_cat[PISA_CAT_COUNT]; /* by program_instr.category */
   uint64_t accesses[2], contiguous[2];
 
-  /* Regions of interest by id (NULL: not open yet, or freed); the sets of
-   * them open at the start of some block instance, interned (set 0 is
-   * none; set k is sets[k].n ids from set_ids[sets[k].first]); the set
-   * open now and its scopes' states, which every instruction adds to. */
+  /* Regions of interest by id (NULL: not open yet, or freed), and those
+   * open now, which every instruction and block instance adds to. */
   struct region_scope **regions;
   uint32_t n_regions;
-  struct region_set {
-    size_t first;
-    uint32_t n;
-  } *sets;
-  size_t n_sets, sets_cap;
-  uint32_t *set_ids;
-  size_t n_set_ids, set_ids_cap;
-  uint32_t open_set;
-  struct fn_state **open;
+  struct region_scope **open;
   size_t n_open, open_cap;
+  uint64_t region_losses; /* instances a region lost without memory */
 
   uint64_t next_seq;
   void **stores; /* entries stored by the active block instances */

@@ -267,12 +267,12 @@ void sched_region_result(const struct sched *s, uint32_t region,
       region < s->n_regions ? s->regions[region] : NULL;
   if (!scope_spans(s, r ? &r->fs : NULL, out))
     return;
-  for (size_t k = 0; k < r->n_rb; k++) /* blocks whose instances it saw */
-    if (r->rb[k].instances)
-      ratio_add(
-          &out->pbblp,
-          ratio(r->rb[k].instances, r->rb[k].levels ? r->rb[k].levels : 1),
-          r->rb[k].instances);
+  out->untracked += s->region_losses;
+  for (size_t k = 0; k < r->n_rb; k++) { /* the blocks it ran */
+    uint64_t instances, levels;
+    if (sched_block_pbblp(s, r->rb[k].block, &instances, &levels))
+      ratio_add(&out->pbblp, ratio(instances, levels), r->rb[k].instances);
+  }
 }
 
 void sched_function_result(const struct sched *s, uint32_t function,

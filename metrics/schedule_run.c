@@ -169,7 +169,7 @@ struct hot {
   uint64_t n;
   struct fn_state *const *nest; /* the block's loops (block_state) */
   uint32_t n_nest;
-  struct fn_state *const *open; /* the regions open (sched_open_regions) */
+  struct region_scope *const *open; /* regions open (sched_open_regions) */
   size_t n_open;
 };
 
@@ -305,7 +305,7 @@ schedule(struct sched *s, struct hot *h, struct fn_state *fs,
   scope_add(fs, issue, op, cat, NW, BB);
   nest_add(h->nest, h->n_nest, issue, op, cat, NW, BB);
   for (size_t r = 0; r < h->n_open; r++) /* regions of interest open */
-    scope_add(h->open[r], issue, op, cat, NW, BB);
+    scope_add(&h->open[r]->fs, issue, op, cat, NW, BB);
 
   /* The value it produces. */
   uint64_t *__restrict out = h->frame + u->out;
@@ -387,8 +387,8 @@ static ALWAYS_INLINE void contiguity(struct sched *s, struct block_state *b,
     b->nest[0]->contiguous[k] += hit;
   }
   for (size_t r = 0; r < s->n_open; r++) {
-    s->open[r]->accesses[k]++;
-    s->open[r]->contiguous[k] += hit;
+    s->open[r]->fs.accesses[k]++;
+    s->open[r]->fs.contiguous[k] += hit;
   }
 }
 
@@ -459,7 +459,7 @@ static ALWAYS_INLINE void store_hot(struct sched *s, struct frame *fr,
   if (b->n_nest)
     b->nest[0]->n += h->n;
   for (size_t r = 0; r < s->n_open; r++)
-    s->open[r]->n += h->n;
+    s->open[r]->fs.n += h->n;
 }
 
 /* Runs the top frame's block from its cursor over the sites instance i of

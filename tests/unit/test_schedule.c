@@ -1176,8 +1176,7 @@ static void expect_same_result(const struct par_result *a,
 /* Open around exactly the instances of figure 3's loop, a region has the
  * loop's instructions, so every result is the loop's (test_loop_figure3:
  * ILP 6n / (n + 2) over 600 instructions; DLP2 from the same accesses;
- * PBBLP n: the iterations are independent, level 1 each, so the region's
- * span of levels is 1 as the loop block's highest level is).  The same
+ * PBBLP n: the loop block's, all of whose instances it ran).  The same
  * stream one token per batch gives the same; a region never opened holds
  * nothing. */
 static void test_region_is_its_loop(void) {
@@ -1256,14 +1255,16 @@ static void test_region_thread_schedule(void) {
   }
 }
 
-/* PBBLP over the instances a region saw, levels counted as a span.  L:
- * x = load; y = add x; store y; br, run six times between E (br) and X
- * (ret); instance k loads what instance j stored, so its level is j's + 1:
- * 1: A0 -> A1 (level 1), 2: A1 -> A2 (2), 3: A2 -> A3 (3), then with
- * region 5 open 4: Z0 -> Z1 (1), 5: A3 -> A4 (4, from instance 3, before
- * the region), 6: Z1 -> Z2 (2).  In the region, in the order they end,
- * levels 1, 4, 2 set new highs twice: PBBLP 3 / 2 (the thread's L: 6 / 4).
- * Freed, the region holds nothing. */
+/* A region's PBBLP: its blocks' PBBLP (the thread's levels) weighted by
+ * the instances that started while it was open.  L: x = load; y = add x;
+ * store y; br, six times; instance k loads what an earlier one stored, so
+ * its level is that one's + 1: A0 -> A1 (level 1), A1 -> A2 (2), A2 -> A3
+ * (3), then with region 5 open Z0 -> Z1 (1), A3 -> A4 (4), Z1 -> Z2 (2):
+ * PBBLP_L = 6 / 4.  M: w = add; store w; br, storing to a new address each
+ * time: independent, 3 instances, PBBLP_M = 3; once before the region,
+ * once in it, once after.  Region: (3 * 6/4 + 1 * 3) / 4 = 1.875 (the
+ * blocks weighted by all their instances would give 2).  Freed, the region
+ * holds nothing. */
 static void test_region_pbblp(void) {
   reset();
   fn("main");
@@ -1277,28 +1278,46 @@ static void test_region_pbblp(void) {
   site(PROGRAM_SITE_STORE, 8, NULL);
   ins(BR, 0, 0);
   blk();
+  uint32_t w = ins(ADD, 0, 0);
+  ins(STORE, 0, 1, w);
+  site(PROGRAM_SITE_STORE, 8, NULL);
+  ins(BR, 0, 0);
+  blk();
   ins(RET, 0, 0);
   static const uint64_t from[] = {0xa0, 0xa1, 0xa2, 0x20, 0xa3, 0x21},
                         to[] = {0xa1, 0xa2, 0xa3, 0x21, 0xa4, 0x22};
   nt = 0;
   ev_block(0);
-  for (unsigned k = 0; k < 6; k++) {
+  for (unsigned k = 0; k < 7; k++) {
+    if (k == 3) { /* M before the region (tokens 10, 11) */
+      ev_block(2);
+      ev_addr(0x300 * 8);
+      continue;
+    }
+    unsigned l = k < 3 ? k : k - 1;
     ev_block(1);
-    ev_addr(from[k] * 8);
-    ev_addr(to[k] * 8);
+    ev_addr(from[l] * 8);
+    ev_addr(to[l] * 8);
   }
-  ev_block(2);
-  const struct opening o[] = {{10, {5}, 1}, {19, {0}, 0}};
+  for (unsigned k = 1; k < 3; k++) { /* M in the region, then after it */
+    ev_block(2);
+    ev_addr((0x300 + k) * 8);
+  }
+  ev_block(3);
+  const struct opening o[] = {{12, {5}, 1}, {23, {0}, 0}};
   for (int split = 0; split < 2; split++) {
     struct sched *s = run_regions(&ALL, o, 2, split);
     struct par_result r;
     uint64_t instances, levels;
     sched_region_result(s, 5, &r);
-    NEAR(val(&r.pbblp), 1.5);
-    EXPECT_EQ(r.pbblp.n, 3);
+    NEAR(val(&r.pbblp), (3 * 6.0 / 4 + 1 * 3.0) / 4);
+    EXPECT_EQ(r.pbblp.n, 4);
     EXPECT(sched_block_pbblp(s, 1, &instances, &levels));
     EXPECT_EQ(instances, 6);
     EXPECT_EQ(levels, 4);
+    EXPECT(sched_block_pbblp(s, 2, &instances, &levels));
+    EXPECT_EQ(instances, 3);
+    EXPECT_EQ(levels, 1);
     sched_region_free(s, 5);
     sched_region_result(s, 5, &r);
     EXPECT_EQ(r.pbblp.n, 0);
