@@ -35,9 +35,10 @@ static const struct preset Presets[] = {
      NULL},
     {"parallelism", "--metrics=ilp,bblp", {0, 8, 0, 0}, NULL},
     {"all", "--metrics=all", {100, 8, 0, 0}, NULL},
-    /* the same without the kernels' regions of interest, each of which is
-     * analysed again while open: the like of issue 13's 435x baseline,
-     * measured before deep mode honoured regions */
+    /* the same without the kernels' regions of interest, each of which
+     * keeps footprints, entropy, reuse histograms and branch contexts of
+     * its own: the like of issue 13's 435x baseline, measured before deep
+     * mode honoured regions */
     {"all-noregions", "--metrics=all --no-regions", {100, 8, 0, 0}, NULL},
     /* sampled deep mode, every family (issue 13: CPU and peak RSS; 40x
      * on real programs) */
