@@ -53,7 +53,7 @@ void sched_add_events(struct sched *s, const struct event_batch *batch);
 
 /* Regions of interest (docs/metrics.md "Breakdown"): scopes of the
  * thread's one schedule, like functions.  From the next instance on, the
- * regions open are ids[0..n) (region ids, ascending; n = 0: none), until
+ * regions open are ids[0..n) (region ids; n = 0: none), until
  * the next call: every instruction scheduled while a region is open counts
  * for it, callees included.  0, or -1 when memory ran out (then none is
  * open). */

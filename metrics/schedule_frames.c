@@ -72,8 +72,7 @@ static void region_scope_free(struct region_scope *r) {
     return;
   free(r->fs.cat);
   free(r->fs.op);
-  u64map_free(&r->blocks);
-  free(r->rb);
+  u64map_free(&r->instances);
   free(r);
 }
 
@@ -346,26 +345,16 @@ static struct region_scope *region_scope(struct sched *s, uint32_t id) {
     free(r);
     return NULL;
   }
-  u64map_init(&r->blocks);
+  u64map_init(&r->instances);
   return s->regions[id] = r;
 }
 
 /* An instance of block id starts while the open regions are open. */
 static void region_instances(struct sched *s, uint32_t id) {
   for (size_t k = 0; k < s->n_open; k++) {
-    struct region_scope *r = s->open[k];
-    uint64_t *at = u64map_slot(&r->blocks, id);
-    if (at && !*at) {
-      struct region_block *rb =
-          sched_grow(r->rb, &r->rb_cap, r->n_rb + 1, sizeof *rb);
-      if (rb) {
-        r->rb = rb;
-        r->rb[r->n_rb] = (struct region_block){id, 0};
-        *at = ++r->n_rb;
-      }
-    }
-    if (at && *at)
-      r->rb[*at - 1].instances++;
+    uint64_t *n = u64map_slot(&s->open[k]->instances, id);
+    if (n)
+      ++*n;
     else
       s->region_losses++;
   }

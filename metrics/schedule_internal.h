@@ -123,15 +123,9 @@ static inline unsigned char *page_keys(const struct shadow_page *p) {
  * function's (the span definition over the instructions run while it was
  * open, callees included), and per block the instances started while it
  * was open (its PBBLP weighs the blocks' by them). */
-struct region_block {
-  uint32_t block;
-  uint64_t instances;
-};
 struct region_scope {
   struct fn_state fs;
-  struct u64map blocks; /* global block id -> 1 + index in rb */
-  struct region_block *rb;
-  size_t n_rb, rb_cap;
+  struct u64map instances; /* global block id -> instances */
 };
 
 /* Mapped memory that short pages are cut from in order. */

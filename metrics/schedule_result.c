@@ -268,11 +268,10 @@ void sched_region_result(const struct sched *s, uint32_t region,
   if (!scope_spans(s, r ? &r->fs : NULL, out))
     return;
   out->untracked += s->region_losses;
-  for (size_t k = 0; k < r->n_rb; k++) { /* the blocks it ran */
-    uint64_t instances, levels;
-    if (sched_block_pbblp(s, r->rb[k].block, &instances, &levels))
-      ratio_add(&out->pbblp, ratio(instances, levels), r->rb[k].instances);
-  }
+  uint64_t block, in_region, instances, levels;
+  for (size_t it = 0; u64map_next(&r->instances, &it, &block, &in_region);)
+    if (sched_block_pbblp(s, (uint32_t)block, &instances, &levels))
+      ratio_add(&out->pbblp, ratio(instances, levels), in_region);
 }
 
 void sched_function_result(const struct sched *s, uint32_t function,
